@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The OpenPGP -> canonical conversion: the one entry point the sandboxed
+ * parser child calls.  Pure: bytes in, canonical blob (see
+ * proto/pgpk.proto) or an error out; no I/O, no global state.
+ */
+#ifndef PGPK_CONVERT_H
+#define PGPK_CONVERT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What the caller wants out of the OpenPGP bytes. */
+enum pgpk_want {
+	PGPK_WANT_KEY,	/* a canonical Key (primary, or the selected subkey) */
+	PGPK_WANT_SIG,	/* a canonical Signature (+ content if inline/cleartext) */
+};
+
+struct pgpk_convert_opts {
+	/* Subkey or key to select, as fingerprint or key ID in hex; NULL
+	 * selects the primary key of the first certificate. */
+	const char *select;
+	/* "Now", Unix seconds, for expiry decisions. */
+	int64_t now;
+};
+
+/* Every failure names the problem and where it was found. */
+struct pgpk_error {
+	int code;		/* negative errno: -EBADMSG, -ENOPKG, ... */
+	size_t offset;		/* byte offset in the (dearmored) input */
+	char msg[256];
+};
+
+/*
+ * Convert OpenPGP bytes (binary packets or ASCII armor, or a cleartext-
+ * signed message) into a canonical blob, magic included.  On success
+ * returns 0 and *out is a malloc()ed buffer of *out_len octets that the
+ * caller frees.  On failure returns the negative errno also stored in
+ * err->code, with err->msg naming the problem and err->offset where:
+ *   -EBADMSG       malformed OpenPGP
+ *   -ENOPKG        unsupported algorithm or version (not RSA, v3 key, ...)
+ *   -ENOKEY        no key matches opts->select, or no key at all
+ *   -EKEYREJECTED  the data is well formed but refused (bad self-signature)
+ *   -ENOMEM        out of memory
+ */
+int pgpk_convert(const uint8_t *in, size_t len, enum pgpk_want want,
+		 const struct pgpk_convert_opts *opts, uint8_t **out,
+		 size_t *out_len, struct pgpk_error *err);
+
+#endif /* PGPK_CONVERT_H */

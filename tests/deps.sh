@@ -1,0 +1,28 @@
+#!/bin/sh
+# The Debian 12 packages pgpk needs to build and test, installed
+# idempotently.  Sourced by the two README commands; each component adds
+# what it needs to its own line.
+PGPK_APT_BUILD="bazel-bootstrap gcc clang make libc6-dev pkg-config
+	libseccomp-dev libkeyutils-dev libprotobuf-c-dev protobuf-c-compiler
+	libssl-dev libclang-rt-14-dev"
+PGPK_APT_KERNEL="linux-image-amd64 linux-headers-amd64 sparse"
+PGPK_APT_VM="qemu-system-x86 busybox-static keyutils cpio"
+PGPK_APT_TEST="gnupg gpgv debian-keyring debian-archive-keyring"
+
+pgpk_install_deps() {
+	# shellcheck disable=SC2086
+	set -- $PGPK_APT_BUILD $PGPK_APT_KERNEL $PGPK_APT_VM $PGPK_APT_TEST
+	missing=""
+	for pkg in "$@"; do
+		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |
+			grep -q "install ok installed" || missing="$missing $pkg"
+	done
+	[ -z "$missing" ] && return 0
+	echo "pgpk: installing:$missing" >&2
+	SUDO=""
+	[ "$(id -u)" -eq 0 ] || SUDO=sudo
+	$SUDO apt-get update -qq &&
+		# shellcheck disable=SC2086
+		DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
+			--no-install-recommends $missing >&2
+}
