@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sandbox entry sequence (see pgpk_sandbox.h for the order and why it
+ * is fixed).  Every step verifies its own effect where the kernel lets us
+ * read it back, and the first failure stops the sequence: the caller exits
+ * without reading its input.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+
+#include <seccomp.h>
+
+#include "sandbox/pgpk_sandbox.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define PGPK_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PGPK_SANITIZED 1
+#endif
+#endif
+
+static const char *const pgpk_step_names[PGPK_SANDBOX_NR_STEPS] = {
+	[PGPK_SANDBOX_OK] = "ok",
+	[PGPK_SANDBOX_STEP_FDS] = "closing descriptors",
+	[PGPK_SANDBOX_STEP_RLIMITS] = "resource limits",
+	[PGPK_SANDBOX_STEP_USER] = "dropping to the unprivileged user",
+	[PGPK_SANDBOX_STEP_CAPS] = "dropping capabilities",
+	[PGPK_SANDBOX_STEP_NO_NEW_PRIVS] = "no_new_privs",
+	[PGPK_SANDBOX_STEP_FILTER] = "loading the seccomp filter",
+};
+
+const char *pgpk_sandbox_step_str(enum pgpk_sandbox_step step)
+{
+	if ((unsigned int)step >= PGPK_SANDBOX_NR_STEPS)
+		return "unknown step";
+	return pgpk_step_names[step];
+}
+
+/*
+ * "name" or a numeric uid.  An unknown "nobody" falls back to 65534 so the
+ * helper works in an initramfs without /etc/passwd; any other unknown
+ * name is an error (fail closed).
+ */
+static int pgpk_resolve_user(const char *user, uid_t *uid, gid_t *gid,
+			     char *msg, size_t msg_len)
+{
+	struct passwd pw, *found = NULL;
+	char buf[1024], *end;
+	unsigned long id;
+
+	errno = 0;
+	id = strtoul(user, &end, 10);
+	if (user[0] && !*end && !errno && id > 0 && id < 0xffffffffUL) {
+		*uid = (uid_t)id;
+		*gid = (gid_t)id;
+		return 0;
+	}
+	if (getpwnam_r(user, &pw, buf, sizeof(buf), &found) == 0 && found) {
+		if (found->pw_uid == 0 || found->pw_gid == 0) {
+			snprintf(msg, msg_len,
+				 "sandbox user %s is root: refused", user);
+			return -EPERM;
+		}
+		*uid = found->pw_uid;
+		*gid = found->pw_gid;
+		return 0;
+	}
+	if (strcmp(user, PGPK_SANDBOX_DEFAULT_USER) == 0) {
+		*uid = PGPK_SANDBOX_FALLBACK_ID;
+		*gid = PGPK_SANDBOX_FALLBACK_ID;
+		return 0;
+	}
+	snprintf(msg, msg_len, "sandbox user %s: no such user", user);
+	return -ENOENT;
+}
+
+int pgpk_sandbox_prepare(struct pgpk_sandbox *sb,
+			 const struct pgpk_sandbox_conf *conf, char *msg,
+			 size_t msg_len)
+{
+	const char *user = PGPK_SANDBOX_DEFAULT_USER;
+	int ret;
+
+	memset(sb, 0, sizeof(*sb));
+	if (conf && conf->user)
+		user = conf->user;
+	sb->address_space = conf && conf->address_space ?
+			    conf->address_space : PGPK_SANDBOX_DEFAULT_AS;
+	sb->cpu_seconds = conf && conf->cpu_seconds ?
+			  conf->cpu_seconds : PGPK_SANDBOX_DEFAULT_CPU;
+	sb->drop_user = geteuid() == 0 || getuid() == 0;
+	if (sb->drop_user) {
+		ret = pgpk_resolve_user(user, &sb->uid, &sb->gid, msg, msg_len);
+		if (ret)
+			return ret;
+	}
+	if (pgpk_sandbox_preload_crypto()) {
+		snprintf(msg, msg_len, "OpenSSL warm-up failed");
+		return -ENOPKG;
+	}
+	sb->filter = pgpk_seccomp_build(msg, msg_len);
+	if (!sb->filter)
+		return -ENOMEM;
+	return 0;
+}
+
+void pgpk_sandbox_release(struct pgpk_sandbox *sb)
+{
+	pgpk_seccomp_free(sb->filter);
+	sb->filter = NULL;
+}
+
+/* Step 1: the input pipe becomes fd 0, the output pipe fd 1, nothing else. */
+static int pgpk_keep_pipes(int in_fd, int out_fd)
+{
+	int in2, out2, fd;
+	long max;
+
+	/* Move both above 2 first so that neither clobbers the other. */
+	in2 = fcntl(in_fd, F_DUPFD, 3);
+	out2 = fcntl(out_fd, F_DUPFD, 3);
+	if (in2 < 0 || out2 < 0)
+		return -1;
+	if (dup2(in2, PGPK_SANDBOX_IN_FD) != PGPK_SANDBOX_IN_FD ||
+	    dup2(out2, PGPK_SANDBOX_OUT_FD) != PGPK_SANDBOX_OUT_FD)
+		return -1;
+	if (syscall(SYS_close_range, 2U, ~0U, 0U) == 0)
+		return 0;
+	max = sysconf(_SC_OPEN_MAX);
+	if (max < 0 || max > 1 << 20)
+		max = 1 << 20;
+	for (fd = 2; fd < max; fd++)
+		close(fd);
+	return 0;
+}
+
+static int pgpk_setrlimit(int resource, rlim_t soft, rlim_t hard)
+{
+	struct rlimit rl = { .rlim_cur = soft, .rlim_max = hard };
+
+	return setrlimit(resource, &rl);
+}
+
+/* Step 2: no memory beyond the bound, no CPU hog, no new fds/files/tasks. */
+static int pgpk_limit(const struct pgpk_sandbox *sb)
+{
+#ifndef PGPK_SANITIZED
+	/* (ASan reserves terabytes of shadow: no address-space bound there.) */
+	if (pgpk_setrlimit(RLIMIT_AS, sb->address_space, sb->address_space))
+		return -1;
+#endif
+	/* SIGXCPU at the soft limit, SIGKILL a second later. */
+	if (pgpk_setrlimit(RLIMIT_CPU, sb->cpu_seconds, sb->cpu_seconds + 1) ||
+	    pgpk_setrlimit(RLIMIT_NOFILE, 0, 0) ||
+	    pgpk_setrlimit(RLIMIT_FSIZE, 0, 0) ||
+	    pgpk_setrlimit(RLIMIT_NPROC, 0, 0) ||
+	    pgpk_setrlimit(RLIMIT_CORE, 0, 0) ||
+	    pgpk_setrlimit(RLIMIT_MEMLOCK, 0, 0))
+		return -1;
+	return 0;
+}
+
+/*
+ * Step 3: as root, empty the bounding set while CAP_SETPCAP is still ours,
+ * then leave root for good (real, effective and saved ids).
+ */
+static int pgpk_drop_user(const struct pgpk_sandbox *sb)
+{
+	uid_t ru, eu, su;
+	gid_t rg, eg, sg;
+	int cap;
+
+	/* Ambient set: EINVAL only on kernels without it (< 4.3). */
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) &&
+	    errno != EINVAL)
+		return -1;
+	if (!sb->drop_user)
+		return 0;
+	for (cap = 0; cap < 64; cap++) {
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0)
+			continue;
+		if (errno == EINVAL)	/* past the last capability */
+			break;
+		return -1;
+	}
+	if (setgroups(0, NULL) || setresgid(sb->gid, sb->gid, sb->gid) ||
+	    setresuid(sb->uid, sb->uid, sb->uid))
+		return -1;
+	if (getresuid(&ru, &eu, &su) || getresgid(&rg, &eg, &sg) ||
+	    ru != sb->uid || eu != sb->uid || su != sb->uid ||
+	    rg != sb->gid || eg != sb->gid || sg != sb->gid)
+		return -1;
+	/* The way back must be closed. */
+	if (setresuid(0, 0, 0) == 0 || setresgid(0, 0, 0) == 0)
+		return -1;
+	return 0;
+}
+
+/* Step 4: permitted, effective and inheritable sets all empty. */
+static int pgpk_drop_caps(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+	unsigned int i;
+
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capset, &hdr, data))
+		return -1;
+	memset(data, 0xff, sizeof(data));
+	if (syscall(SYS_capget, &hdr, data))
+		return -1;
+	for (i = 0; i < _LINUX_CAPABILITY_U32S_3; i++)
+		if (data[i].effective || data[i].permitted ||
+		    data[i].inheritable)
+			return -1;
+	return 0;
+}
+
+/* Step 5: nothing can ever grant privileges again; no ptrace by peers. */
+static int pgpk_no_new_privs(void)
+{
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) != 1)
+		return -1;
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
+		return -1;
+	return 0;
+}
+
+enum pgpk_sandbox_step pgpk_sandbox_enter(const struct pgpk_sandbox *sb,
+					  int in_fd, int out_fd)
+{
+	if (!sb->filter)
+		return PGPK_SANDBOX_STEP_FILTER;
+	if (pgpk_keep_pipes(in_fd, out_fd))
+		return PGPK_SANDBOX_STEP_FDS;
+	if (pgpk_limit(sb))
+		return PGPK_SANDBOX_STEP_RLIMITS;
+	if (pgpk_drop_user(sb))
+		return PGPK_SANDBOX_STEP_USER;
+	if (pgpk_drop_caps())
+		return PGPK_SANDBOX_STEP_CAPS;
+	if (pgpk_no_new_privs())
+		return PGPK_SANDBOX_STEP_NO_NEW_PRIVS;
+	if (seccomp_load(sb->filter))
+		return PGPK_SANDBOX_STEP_FILTER;
+	return PGPK_SANDBOX_OK;
+}

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pgpk sandbox: turn a freshly forked child into a process with nothing to
+ * lose before it reads a single hostile byte.
+ *
+ * Two halves, so that nothing that needs files, names or randomness runs in
+ * the child:
+ *
+ *   parent, before fork():  pgpk_sandbox_prepare()
+ *       resolves the unprivileged user (default "nobody", 65534 if the
+ *       name is unknown, as in an initramfs without /etc/passwd),
+ *       initialises OpenSSL and warms every digest and the RSA verifier
+ *       the parser uses, and compiles the seccomp filter.
+ *
+ *   child, after fork():    pgpk_sandbox_enter()
+ *       in this fixed order, failing closed at the first error:
+ *        1. keep only the input pipe (as fd 0) and the output pipe (fd 1);
+ *        2. rlimits: address space, CPU seconds, no new fds, no file
+ *           writes, no new processes, no core dumps;
+ *        3. drop to the unprivileged uid/gid when running as root
+ *           (supplementary groups cleared, bounding and ambient
+ *           capability sets emptied first, while we may);
+ *        4. drop every capability (capset to zero, then verified);
+ *        5. PR_SET_NO_NEW_PRIVS and not dumpable;
+ *        6. load the seccomp allowlist (default action: kill process).
+ *
+ * The allowlist is the table in pgpk_seccomp.c; pgpk_sandbox_print_policy()
+ * prints it and policy/seccomp-allowlist.txt keeps the reviewed copy.
+ */
+#ifndef PGPK_SANDBOX_H
+#define PGPK_SANDBOX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/* In the sandboxed child the input pipe is always fd 0, the output fd 1. */
+#define PGPK_SANDBOX_IN_FD	0
+#define PGPK_SANDBOX_OUT_FD	1
+
+#define PGPK_SANDBOX_DEFAULT_USER	"nobody"
+#define PGPK_SANDBOX_FALLBACK_ID	65534	/* nobody/nogroup everywhere */
+#define PGPK_SANDBOX_DEFAULT_AS		(256UL << 20)
+#define PGPK_SANDBOX_DEFAULT_CPU	2	/* seconds */
+
+/* The steps of pgpk_sandbox_enter(), in order; reported on failure. */
+enum pgpk_sandbox_step {
+	PGPK_SANDBOX_OK = 0,
+	PGPK_SANDBOX_STEP_FDS,
+	PGPK_SANDBOX_STEP_RLIMITS,
+	PGPK_SANDBOX_STEP_USER,
+	PGPK_SANDBOX_STEP_CAPS,
+	PGPK_SANDBOX_STEP_NO_NEW_PRIVS,
+	PGPK_SANDBOX_STEP_FILTER,
+	PGPK_SANDBOX_NR_STEPS
+};
+
+struct pgpk_sandbox_conf {
+	/* Unprivileged user to become when root; NULL = "nobody". */
+	const char *user;
+	/* RLIMIT_AS in octets; 0 = PGPK_SANDBOX_DEFAULT_AS. */
+	unsigned long address_space;
+	/* RLIMIT_CPU in seconds; 0 = PGPK_SANDBOX_DEFAULT_CPU. */
+	unsigned long cpu_seconds;
+};
+
+/* Everything the child needs, computed before fork(). */
+struct pgpk_sandbox {
+	uid_t uid;
+	gid_t gid;
+	bool drop_user;		/* running as root: become uid/gid */
+	unsigned long address_space;
+	unsigned long cpu_seconds;
+	void *filter;		/* scmp_filter_ctx, owned */
+};
+
+/*
+ * Parent side.  Returns 0 or a negative errno; msg (msg_len octets) names
+ * the failure.  pgpk_sandbox_release() undoes it (safe on a zeroed struct).
+ */
+int pgpk_sandbox_prepare(struct pgpk_sandbox *sb,
+			 const struct pgpk_sandbox_conf *conf, char *msg,
+			 size_t msg_len);
+void pgpk_sandbox_release(struct pgpk_sandbox *sb);
+
+/*
+ * Child side.  Returns PGPK_SANDBOX_OK with the sandbox in force, or the
+ * step that failed: the caller must then _exit() at once without touching
+ * its input.  in_fd and out_fd become PGPK_SANDBOX_IN_FD/OUT_FD.
+ */
+enum pgpk_sandbox_step pgpk_sandbox_enter(const struct pgpk_sandbox *sb,
+					  int in_fd, int out_fd);
+const char *pgpk_sandbox_step_str(enum pgpk_sandbox_step step);
+
+/*
+ * Initialise OpenSSL and fetch everything the parser needs, so that no
+ * later call opens a file or asks for randomness.  Called by
+ * pgpk_sandbox_prepare(); exported for tests.  Returns 0 or -ENOPKG.
+ */
+int pgpk_sandbox_preload_crypto(void);
+/* Digests and a good and a bad RSA verification; 0 if all behave. */
+int pgpk_sandbox_crypto_check(void);
+
+/* How the arguments of an allowed syscall are narrowed. */
+enum pgpk_arg_rule {
+	PGPK_ARGS_ANY,
+	PGPK_ARG0_IN_FD,	/* fd argument is the input pipe */
+	PGPK_ARG0_OUT_FD,	/* fd argument is the output pipe */
+	PGPK_ARG2_NO_EXEC,	/* prot argument has no PROT_EXEC */
+};
+
+/* The seccomp allowlist, as built into the filter and as documented. */
+struct pgpk_seccomp_rule {
+	const char *name;	/* syscall name */
+	int nr;			/* native syscall number */
+	enum pgpk_arg_rule args;
+	const char *constraint;	/* argument rule in words, "" if none */
+	const char *reason;	/* why the parser needs it */
+};
+
+const struct pgpk_seccomp_rule *pgpk_seccomp_rules(size_t *count);
+/* Compile the allowlist; returns a scmp_filter_ctx or NULL. */
+void *pgpk_seccomp_build(char *msg, size_t msg_len);
+void pgpk_seccomp_free(void *filter);
+/* Print the allowlist table, one syscall per line. */
+void pgpk_sandbox_print_policy(FILE *out);
+
+#endif /* PGPK_SANDBOX_H */

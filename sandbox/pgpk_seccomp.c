@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The parser child's seccomp allowlist: one syscall per line, with the
+ * argument rule that narrows it and the reason it is needed.  Anything not
+ * listed kills the whole process (SCMP_ACT_KILL_PROCESS); so does any
+ * syscall made through another ABI (i386, x32).
+ *
+ * Deliberately absent: open/openat (no files), socket/connect (no network),
+ * execve (no programs), fork/clone (no processes), ptrace, kill, keyctl,
+ * add_key/request_key (no keyrings), getrandom (nothing random is needed:
+ * OpenSSL is warmed up before the filter, see pgpk_preload.c), and
+ * rt_sigaction/rt_sigreturn (the child installs no signal handler).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include <seccomp.h>
+
+#include "sandbox/pgpk_sandbox.h"
+
+#define PGPK_RULE(call, rule, words, why) {				\
+	.name = #call, .nr = SYS_##call, .args = (rule),		\
+	.constraint = (words), .reason = (why) }
+
+static const struct pgpk_seccomp_rule pgpk_allowlist[] = {
+	PGPK_RULE(read, PGPK_ARG0_IN_FD, "fd == 0 (input pipe)",
+		  "the OpenPGP bytes arrive on the input pipe"),
+	PGPK_RULE(write, PGPK_ARG0_OUT_FD, "fd == 1 (output pipe)",
+		  "the answer leaves on the output pipe"),
+	PGPK_RULE(brk, PGPK_ARGS_ANY, "",
+		  "glibc malloc grows the main heap"),
+	PGPK_RULE(mmap, PGPK_ARG2_NO_EXEC, "prot without PROT_EXEC",
+		  "glibc malloc: large blocks (there is no fd to map)"),
+	PGPK_RULE(mprotect, PGPK_ARG2_NO_EXEC, "prot without PROT_EXEC",
+		  "glibc malloc commits arena pages"),
+	PGPK_RULE(munmap, PGPK_ARGS_ANY, "",
+		  "free() returns large blocks"),
+	PGPK_RULE(mremap, PGPK_ARGS_ANY, "",
+		  "realloc() of large blocks (keeps their protection)"),
+	PGPK_RULE(madvise, PGPK_ARGS_ANY, "",
+		  "free() trims arenas with MADV_DONTNEED"),
+	PGPK_RULE(futex, PGPK_ARGS_ANY, "",
+		  "libcrypto's locks when contended (private memory only)"),
+	PGPK_RULE(clock_gettime, PGPK_ARGS_ANY, "",
+		  "vDSO fallback when the clocksource has none (VMs)"),
+	PGPK_RULE(exit_group, PGPK_ARGS_ANY, "",
+		  "the child ends"),
+	PGPK_RULE(exit, PGPK_ARGS_ANY, "",
+		  "the child's only thread ends"),
+};
+
+const struct pgpk_seccomp_rule *pgpk_seccomp_rules(size_t *count)
+{
+	*count = sizeof(pgpk_allowlist) / sizeof(pgpk_allowlist[0]);
+	return pgpk_allowlist;
+}
+
+static int pgpk_seccomp_add(scmp_filter_ctx ctx,
+			    const struct pgpk_seccomp_rule *rule)
+{
+	switch (rule->args) {
+	case PGPK_ARGS_ANY:
+		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, rule->nr, 0);
+	case PGPK_ARG0_IN_FD:
+		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, rule->nr, 1,
+					SCMP_A0(SCMP_CMP_EQ,
+						PGPK_SANDBOX_IN_FD));
+	case PGPK_ARG0_OUT_FD:
+		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, rule->nr, 1,
+					SCMP_A0(SCMP_CMP_EQ,
+						PGPK_SANDBOX_OUT_FD));
+	case PGPK_ARG2_NO_EXEC:
+		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, rule->nr, 1,
+					SCMP_A2(SCMP_CMP_MASKED_EQ,
+						PROT_EXEC, 0));
+	}
+	return -EINVAL;
+}
+
+void *pgpk_seccomp_build(char *msg, size_t msg_len)
+{
+	scmp_filter_ctx ctx;
+	size_t i;
+	int ret;
+
+	ctx = seccomp_init(SCMP_ACT_KILL_PROCESS);
+	if (!ctx) {
+		snprintf(msg, msg_len, "seccomp_init failed");
+		return NULL;
+	}
+	/* A syscall through a foreign ABI is as forbidden as any other. */
+	ret = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
+			       SCMP_ACT_KILL_PROCESS);
+	if (ret < 0) {
+		snprintf(msg, msg_len, "seccomp bad-arch action: %s",
+			 strerror(-ret));
+		goto error_release;
+	}
+	for (i = 0; i < sizeof(pgpk_allowlist) / sizeof(pgpk_allowlist[0]);
+	     i++) {
+		ret = pgpk_seccomp_add(ctx, &pgpk_allowlist[i]);
+		if (ret < 0) {
+			snprintf(msg, msg_len, "seccomp rule for %s: %s",
+				 pgpk_allowlist[i].name, strerror(-ret));
+			goto error_release;
+		}
+	}
+	return ctx;
+
+error_release:
+	seccomp_release(ctx);
+	return NULL;
+}
+
+void pgpk_seccomp_free(void *filter)
+{
+	if (filter)
+		seccomp_release(filter);
+}
+
+void pgpk_sandbox_print_policy(FILE *out)
+{
+	size_t i;
+
+	fprintf(out,
+		"# pgpk-helper parser sandbox: seccomp allowlist\n"
+		"# default action: kill process (also for other ABIs)\n"
+		"# %-13s %-24s %s\n", "syscall", "arguments", "reason");
+	for (i = 0; i < sizeof(pgpk_allowlist) / sizeof(pgpk_allowlist[0]);
+	     i++) {
+		const struct pgpk_seccomp_rule *r = &pgpk_allowlist[i];
+
+		fprintf(out, "%-15s %-24s %s\n", r->name,
+			r->constraint[0] ? r->constraint : "any", r->reason);
+	}
+}
