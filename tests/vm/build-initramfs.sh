@@ -1,0 +1,171 @@
+#!/bin/sh
+# Build the pgpk test VM's initramfs (a gzip'ed newc cpio).
+#
+# usage: build-initramfs.sh OUT.cpio.gz
+# environment (run.sh sets all of them):
+#   PGPK_KVER        kernel version (/lib/modules/<ver> for crypto modules)
+#   PGPK_KO          the built pgpk.ko, or empty if it did not build
+#   PGPK_HELPER_BIN  the built pgpk-helper, or empty if it did not build
+#   PGPK_VM_DATA     test data directory (becomes /pgpk/data)
+#   PGPK_VM_STATUS   directory of "why is X missing" notes (/pgpk/status)
+#   PGPK_CASES       case scripts to include (default: all)
+#
+# Contents: busybox-static with its applet links, keyctl and
+# /sbin/request-key with their shared libraries and loader, the
+# request-key configuration (Debian's plus policy/request-key.d/pgpk.conf),
+# /usr/sbin/pgpk-helper and its libraries, the module, the crypto modules
+# a real system would autoload, /etc/passwd+group with nobody, /init,
+# /pgpk/{lib.sh,cases,data,demo,status}.
+set -eu
+
+out=${1:?usage: build-initramfs.sh OUT.cpio.gz}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+: "${PGPK_KVER:?PGPK_KVER not set}"
+PGPK_KO=${PGPK_KO:-}
+PGPK_HELPER_BIN=${PGPK_HELPER_BIN:-}
+PGPK_VM_DATA=${PGPK_VM_DATA:-}
+PGPK_VM_STATUS=${PGPK_VM_STATUS:-}
+PGPK_CASES=${PGPK_CASES:-$(ls "$here"/cases/*.sh 2>/dev/null || true)}
+# Extra kernel modules, relative to /lib/modules/<ver>/; their
+# dependencies are added from modules.dep.  SHA-384/512 and SHA-3 are
+# modules in Debian's kernel (a real system autoloads them).
+PGPK_EXTRA_MODULES=${PGPK_EXTRA_MODULES:-"kernel/crypto/sha512_generic.ko
+kernel/crypto/sha3_generic.ko"}
+
+stage=$(mktemp -d "${TMPDIR:-/tmp}/pgpk-initramfs.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+
+mkdir -p "$stage"/bin "$stage"/sbin "$stage"/usr/bin "$stage"/usr/sbin \
+	"$stage"/lib "$stage"/lib64 "$stage"/etc/request-key.d \
+	"$stage"/etc/pgpk "$stage"/dev "$stage"/proc "$stage"/sys \
+	"$stage"/tmp "$stage"/run "$stage"/var/log "$stage"/root \
+	"$stage"/pgpk/cases "$stage"/pgpk/data "$stage"/pgpk/demo \
+	"$stage"/pgpk/status
+
+# copy_bin SRC DEST: install a binary and every shared library ldd names
+# (plus the loader) at their own paths.
+copy_bin() {
+	install -D -m 0755 "$1" "$stage$2"
+	ldd "$1" 2>/dev/null | awk '
+		/=> \// { print $3 }
+		/^[ \t]*\/[^ ]+ \(/ { print $1 }' |
+		while read -r lib; do
+			[ -e "$stage$lib" ] && continue
+			mkdir -p "$stage$(dirname "$lib")"
+			cp -L "$lib" "$stage$lib"
+		done
+}
+
+# busybox-static and a link for every applet (never over a real binary).
+busybox=$(command -v busybox)
+install -m 0755 "$busybox" "$stage/bin/busybox"
+"$busybox" --list-full | while read -r applet; do
+	[ -e "$stage/$applet" ] || ln -s /bin/busybox "$stage/$applet"
+done
+
+# keyutils.
+copy_bin "$(command -v keyctl)" /usr/bin/keyctl
+ln -sf /usr/bin/keyctl "$stage/bin/keyctl"
+rk=/sbin/request-key
+[ -x "$rk" ] || rk=$(command -v request-key)
+copy_bin "$rk" /sbin/request-key
+if [ -f /usr/share/keyutils/request-key-debug.sh ]; then
+	install -D -m 0755 /usr/share/keyutils/request-key-debug.sh \
+		"$stage/usr/share/keyutils/request-key-debug.sh"
+fi
+if [ -f /etc/request-key.conf ]; then
+	cp /etc/request-key.conf "$stage/etc/request-key.conf"
+else
+	cat >"$stage/etc/request-key.conf" <<'EOF'
+create	user	debug:*		*		/usr/share/keyutils/request-key-debug.sh %k %d %c %S
+negate	*	*		*		/bin/keyctl negate %k 30 %S
+EOF
+fi
+if [ -f "$root/policy/request-key.d/pgpk.conf" ]; then
+	cp "$root/policy/request-key.d/pgpk.conf" \
+		"$stage/etc/request-key.d/pgpk.conf"
+else
+	echo "create pgpk * * /usr/sbin/pgpk-helper upcall %k" \
+		>"$stage/etc/request-key.d/pgpk.conf"
+fi
+# Further policy files the helper reads (everything in policy/ except
+# the request-key configuration) go to /etc/pgpk/.
+for f in "$root"/policy/*; do
+	[ -f "$f" ] || continue
+	cp "$f" "$stage/etc/pgpk/"
+done
+
+# The project's parts, or a note saying why they are missing.
+if [ -n "$PGPK_HELPER_BIN" ] && [ -x "$PGPK_HELPER_BIN" ]; then
+	copy_bin "$PGPK_HELPER_BIN" /usr/sbin/pgpk-helper
+fi
+if [ -n "$PGPK_KO" ] && [ -f "$PGPK_KO" ]; then
+	cp "$PGPK_KO" "$stage/pgpk/pgpk.ko"
+fi
+if [ -n "$PGPK_VM_STATUS" ] && [ -d "$PGPK_VM_STATUS" ]; then
+	cp -R "$PGPK_VM_STATUS/." "$stage/pgpk/status/"
+fi
+
+# Crypto modules with their dependencies (dependencies first).
+kmods=/lib/modules/$PGPK_KVER
+moddeps() {
+	# print MOD's dependencies (recursively, deepest first), then MOD
+	deps=$(awk -v m="$1" -F': *' '$1 == m { print $2 }' \
+		"$kmods/modules.dep")
+	for d in $deps; do
+		moddeps "$d"
+	done
+	echo "$1"
+}
+: >"$stage/etc/pgpk/modules"
+for m in $PGPK_EXTRA_MODULES; do
+	if [ ! -f "$kmods/$m" ]; then
+		echo "build-initramfs: $kmods/$m not found, skipped" >&2
+		continue
+	fi
+	for dep in $(moddeps "$m"); do
+		grep -qx "$dep" "$stage/etc/pgpk/modules" && continue
+		src=$kmods/$dep
+		mkdir -p "$stage$(dirname "$src")"
+		case "$src" in
+		*.ko.xz) xz -dc "$src" >"$stage${src%.xz}"; dep=${dep%.xz} ;;
+		*.ko.zst) zstd -qdc "$src" >"$stage${src%.zst}"; dep=${dep%.zst} ;;
+		*) cp "$src" "$stage$src" ;;
+		esac
+		echo "$dep" >>"$stage/etc/pgpk/modules"
+	done
+done
+
+# Users: root and nobody (the sandboxed parser drops to 65534).
+cat >"$stage/etc/passwd" <<'EOF'
+root:x:0:0:root:/root:/bin/sh
+nobody:x:65534:65534:nobody:/nonexistent:/bin/false
+EOF
+cat >"$stage/etc/group" <<'EOF'
+root:x:0:
+nogroup:x:65534:
+EOF
+echo "pgpk-vm" >"$stage/etc/hostname"
+
+# The test harness itself.
+install -m 0755 "$here/init.sh" "$stage/init"
+install -m 0644 "$here/lib.sh" "$stage/pgpk/lib.sh"
+for c in $PGPK_CASES; do
+	install -m 0755 "$c" "$stage/pgpk/cases/"
+done
+if [ -d "$here/demo" ]; then
+	cp -R "$here/demo/." "$stage/pgpk/demo/"
+fi
+if [ -n "$PGPK_VM_DATA" ] && [ -d "$PGPK_VM_DATA" ]; then
+	cp -R "$PGPK_VM_DATA/." "$stage/pgpk/data/"
+fi
+
+# /dev/console for the kernel's initial console (root only; init reopens
+# the console after mounting devtmpfs anyway).
+mknod -m 0600 "$stage/dev/console" c 5 1 2>/dev/null || true
+
+mkdir -p "$(dirname "$out")"
+(cd "$stage" && find . -print | LC_ALL=C sort |
+	cpio --quiet -o -H newc -R 0:0) | gzip -1 >"$out.tmp"
+mv "$out.tmp" "$out"

@@ -1,0 +1,168 @@
+#!/bin/sh
+# /init of the pgpk test VM (busybox sh, pid 1).
+#
+# Mounts the pseudo file systems, starts syslogd (the helper logs there
+# when it runs as an upcall), loads the extra crypto modules a real system
+# would autoload, then, depending on pgpk.mode= on the kernel command line:
+#   cases (default)  runs every /pgpk/cases/*.sh in sorted order, each in a
+#                    fresh session keyring, under a per-case timeout, and
+#                    prints "PGPK-CASE <name> PASS|FAIL|SKIP" for each;
+#   demo             runs /pgpk/demo/demo.sh with its output as is;
+#   shell            an interactive shell on the console (debugging).
+# Then it powers the VM off.  The host side (tests/vm/run.sh) asserts on
+# the console log; see there for the line formats.
+
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
+
+mount -t devtmpfs devtmpfs /dev
+exec </dev/console >/dev/console 2>&1
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t tmpfs tmpfs /tmp
+mkdir -p /var/log /run
+hostname pgpk-vm
+
+pgpk_arg() {
+	# pgpk_arg NAME DEFAULT: the value of NAME=... on the kernel command line
+	for _w in $(cat /proc/cmdline); do
+		case "$_w" in
+		"$1"=*) echo "${_w#*=}"; return ;;
+		esac
+	done
+	echo "$2"
+}
+mode=$(pgpk_arg pgpk.mode cases)
+default_timeout=$(pgpk_arg pgpk.timeout 60)
+
+uptime() {
+	cut -d ' ' -f 1 /proc/uptime
+}
+echo "PGPK-VM-START kernel=$(uname -r) mode=$mode uptime=$(uptime)"
+
+# The helper logs through syslog(3) when it is not on a terminal; keep
+# every line in one file so cases can assert on it.
+: >/var/log/messages
+syslogd -O /var/log/messages
+
+# Crypto modules a real system would autoload (e.g. sha512_generic for
+# SHA-384/512); there is no modprobe/depmod here.  Load order is in the
+# list, dependencies first.
+kdir=/lib/modules/$(uname -r)
+if [ -f /etc/pgpk/modules ]; then
+	while read -r mod; do
+		[ -n "$mod" ] || continue
+		insmod "$kdir/$mod" ||
+			echo "PGPK-VM-ERROR insmod $mod failed"
+	done </etc/pgpk/modules
+fi
+
+# pgpk_dump_new LABEL: print and clear the kernel log, print the syslog
+# lines added since the last call; each line prefixed with its origin so
+# the host can scan kernel lines for WARNING/BUG/Oops.  In demo mode the
+# boot messages are kept off the console unless they report trouble.
+kernel_trouble='WARNING:|BUG:|Oops|general protection|KASAN|UBSAN|refcount_t'
+kernel_trouble="$kernel_trouble|kmemleak|Kernel panic|blocked for more than"
+kernel_trouble="$kernel_trouble|Call Trace:"
+syslog_seen=0
+pgpk_dump_new() {
+	if [ "$mode" = demo ] && [ "$1" = boot ]; then
+		dmesg -c | grep -E "$kernel_trouble"
+	else
+		dmesg -c
+	fi | while IFS= read -r line || [ -n "$line" ]; do
+		echo "kmsg $1| $line"
+	done
+	total=$(wc -l </var/log/messages)
+	if [ "$total" -gt "$syslog_seen" ]; then
+		tail -n +"$((syslog_seen + 1))" /var/log/messages |
+			while IFS= read -r line || [ -n "$line" ]; do
+				echo "syslog $1| $line"
+			done
+	fi
+	syslog_seen=$total
+}
+pgpk_dump_new boot
+
+# pgpk_run LABEL TIMEOUT PREFIX CMD...: run CMD in its own session (so a
+# hang can be killed as a whole process group) and in a fresh anonymous
+# session keyring, cwd /pgpk; stream its output with PREFIX; kill it after
+# TIMEOUT seconds.  Sets $rc (124 on timeout).
+pgpk_run() {
+	label=$1 limit=$2 prefix=$3
+	shift 3
+	rm -f /tmp/pgpk.fifo /tmp/pgpk.timedout
+	mkfifo /tmp/pgpk.fifo
+	while IFS= read -r line || [ -n "$line" ]; do
+		echo "$prefix$line"
+	done </tmp/pgpk.fifo &
+	reader=$!
+	(
+		cd /pgpk || exit 1
+		PGPK_DATA=/pgpk/data PGPK_CASE=$label HOME=/tmp \
+			exec setsid keyctl session - "$@"
+	) >/tmp/pgpk.fifo 2>&1 </dev/null &
+	pid=$!
+	(
+		sleep "$limit" &
+		nap=$!
+		trap 'kill $nap; exit 0' TERM
+		wait "$nap" || exit 0
+		: >/tmp/pgpk.timedout
+		kill -KILL -"$pid" 2>/dev/null || kill -KILL "$pid"
+	) &
+	watchdog=$!
+	wait "$pid"
+	rc=$?
+	kill "$watchdog" 2>/dev/null
+	wait "$watchdog" 2>/dev/null
+	if [ -e /tmp/pgpk.timedout ]; then
+		echo "$prefix*** killed: no result within ${limit}s"
+		rc=124
+	fi
+	wait "$reader"
+}
+
+case "$mode" in
+shell)
+	echo "pgpk VM shell: /pgpk/lib.sh, /pgpk/cases, /pgpk/data;" \
+		"'poweroff -f' to quit"
+	cd /pgpk && setsid -c keyctl session - sh -i
+	;;
+demo)
+	pgpk_run demo "$(pgpk_arg pgpk.demo_timeout 600)" "" \
+		sh /pgpk/demo/demo.sh
+	pgpk_dump_new demo
+	if [ "$rc" -eq 0 ]; then
+		echo "PGPK-DEMO-RESULT PASS"
+	else
+		echo "PGPK-DEMO-RESULT FAIL (exit $rc)"
+	fi
+	;;
+*)
+	npass=0 nfail=0 nskip=0
+	for c in /pgpk/cases/*.sh; do
+		[ -f "$c" ] || continue
+		name=${c##*/}
+		name=${name%.sh}
+		# A case may ask for a longer limit: "# pgpk-timeout: <secs>".
+		limit=$(sed -n 's/^# pgpk-timeout: *\([0-9][0-9]*\).*/\1/p' \
+			"$c" | head -n 1)
+		[ -n "$limit" ] || limit=$default_timeout
+		echo "PGPK-CASE-BEGIN $name"
+		pgpk_run "$name" "$limit" "$name| " sh "$c"
+		pgpk_dump_new "$name"
+		case "$rc" in
+		0) verdict=PASS npass=$((npass + 1)) ;;
+		77) verdict=SKIP nskip=$((nskip + 1)) ;;
+		*) verdict=FAIL nfail=$((nfail + 1)) ;;
+		esac
+		echo "PGPK-CASE $name $verdict (exit $rc)"
+	done
+	echo "PGPK-VM-SUMMARY $npass passed, $nfail failed, $nskip skipped"
+	;;
+esac
+
+echo "PGPK-VM-END uptime=$(uptime)"
+sync
+poweroff -f

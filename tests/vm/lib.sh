@@ -1,0 +1,217 @@
+#!/bin/sh
+# Helpers for the VM test cases (tests/vm/cases/NN-name.sh), sourced as
+# ". /pgpk/lib.sh".  A case runs as root under busybox sh, cwd /pgpk, in a
+# fresh session keyring, with PGPK_DATA=/pgpk/data.  Exit status: 0 PASS,
+# 77 SKIP, anything else FAIL.  Everything a case prints goes to the
+# console prefixed with its name, so print what you run (pgpk_run does).
+
+PGPK_KO=${PGPK_KO:-/pgpk/pgpk.ko}
+PGPK_HELPER=${PGPK_HELPER:-/usr/sbin/pgpk-helper}
+PGPK_SYSLOG=${PGPK_SYSLOG:-/var/log/messages}
+PGPK_DATA=${PGPK_DATA:-/pgpk/data}
+# The helper's syslog tag; one line per upcall it served.
+PGPK_HELPER_TAG=${PGPK_HELPER_TAG:-pgpk-helper}
+
+pgpk_fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+pgpk_skip() {
+	echo "SKIP: $*"
+	exit 77
+}
+
+# pgpk_status NAME: why a build input is missing (written by run.sh).
+pgpk_status() {
+	if [ -s "/pgpk/status/$1" ]; then
+		cat "/pgpk/status/$1"
+	else
+		echo "$1 missing from the initramfs"
+	fi
+}
+
+# pgpk_need_module / pgpk_need_helper: FAIL (not skip) with the build
+# error when a component did not build: the suite must show it.
+pgpk_need_module() {
+	[ -f "$PGPK_KO" ] || pgpk_fail "module not available: $(pgpk_status module)"
+}
+
+pgpk_need_helper() {
+	[ -x "$PGPK_HELPER" ] ||
+		pgpk_fail "helper not available: $(pgpk_status helper)"
+}
+
+pgpk_need_data() {
+	for _f in "$@"; do
+		[ -s "$PGPK_DATA/$_f" ] ||
+			pgpk_fail "test data $PGPK_DATA/$_f missing (generator failed?)"
+	done
+}
+
+pgpk_loaded() {
+	grep -q '^pgpk ' /proc/modules
+}
+
+# pgpk_load [PARAM=VALUE...]: insmod the module unless it is loaded.
+pgpk_load() {
+	pgpk_need_module
+	pgpk_loaded && return 0
+	echo "+ insmod $PGPK_KO $*"
+	insmod "$PGPK_KO" "$@" || pgpk_fail "insmod $PGPK_KO failed"
+	pgpk_loaded || pgpk_fail "pgpk not in /proc/modules after insmod"
+}
+
+# pgpk_unload: rmmod the module if it is loaded.
+pgpk_unload() {
+	pgpk_loaded || return 0
+	echo "+ rmmod pgpk"
+	rmmod pgpk || pgpk_fail "rmmod pgpk failed"
+	! pgpk_loaded || pgpk_fail "pgpk still in /proc/modules after rmmod"
+}
+
+# pgpk_errno_text NAME: the strerror() text keyctl prints for errno NAME.
+pgpk_errno_text() {
+	case "$1" in
+	EBADMSG) echo "Bad message" ;;
+	EKEYREJECTED) echo "Key was rejected by service" ;;
+	ENOPKG) echo "Package not installed" ;;
+	ENOKEY) echo "Required key not available" ;;
+	EKEYEXPIRED) echo "Key has expired" ;;
+	EKEYREVOKED) echo "Key has been revoked" ;;
+	ETIMEDOUT) echo "Connection timed out" ;;
+	ECHILD) echo "No child processes" ;;
+	ENODEV) echo "No such device" ;;
+	EINVAL) echo "Invalid argument" ;;
+	EPERM) echo "Operation not permitted" ;;
+	EACCES) echo "Permission denied" ;;
+	ENOENT) echo "No such file or directory" ;;
+	EEXIST) echo "File exists" ;;
+	ENOMEM) echo "Cannot allocate memory" ;;
+	EMSGSIZE) echo "Message too long" ;;
+	E2BIG) echo "Argument list too long" ;;
+	EFBIG) echo "File too large" ;;
+	EOPNOTSUPP) echo "Operation not supported" ;;
+	ENOTSUPP) echo "Unknown error 524" ;;
+	EDQUOT) echo "Disk quota exceeded" ;;
+	*) pgpk_fail "pgpk_errno_text: unknown errno name '$1'" ;;
+	esac
+}
+
+# pgpk_run CMD...: print the command, run it, print its output; returns
+# its status.  Output is also left in $PGPK_OUT.
+pgpk_run() {
+	echo "+ $*"
+	PGPK_OUT=$("$@" 2>&1)
+	_rc=$?
+	[ -n "$PGPK_OUT" ] && echo "$PGPK_OUT"
+	return $_rc
+}
+
+# expect_ok CMD...: run CMD, FAIL the case unless it succeeds.  Its
+# output is in $PGPK_OUT (e.g. the key ID keyctl padd printed).
+expect_ok() {
+	pgpk_run "$@" || pgpk_fail "command failed (exit $_rc): $*"
+}
+
+# expect_fail ERRNO CMD...: run CMD, FAIL the case unless it fails and
+# its error message names ERRNO (e.g. EBADMSG -> "Bad message").
+expect_fail() {
+	_want=$(pgpk_errno_text "$1")
+	shift
+	if pgpk_run "$@"; then
+		pgpk_fail "expected failure '$_want', but it succeeded: $*"
+	fi
+	case "$PGPK_OUT" in
+	*"$_want"*) echo "ok: failed with '$_want' as expected" ;;
+	*) pgpk_fail "expected failure '$_want', got: $PGPK_OUT" ;;
+	esac
+}
+
+# assert_eq EXPECTED ACTUAL [WHAT]
+assert_eq() {
+	[ "$1" = "$2" ] ||
+		pgpk_fail "${3:-value}: expected '$1', got '$2'"
+	echo "ok: ${3:-value} = '$2'"
+}
+
+# assert_ne UNEXPECTED ACTUAL [WHAT]
+assert_ne() {
+	[ "$1" != "$2" ] ||
+		pgpk_fail "${3:-value}: must not be '$2'"
+	echo "ok: ${3:-value} = '$2' (not '$1')"
+}
+
+# assert_contains HAYSTACK NEEDLE [WHAT]
+assert_contains() {
+	case "$1" in
+	*"$2"*) echo "ok: ${3:-output} contains '$2'" ;;
+	*) pgpk_fail "${3:-output} does not contain '$2': $1" ;;
+	esac
+}
+
+# assert_not_contains HAYSTACK NEEDLE [WHAT]
+assert_not_contains() {
+	case "$1" in
+	*"$2"*) pgpk_fail "${3:-output} contains '$2': $1" ;;
+	*) echo "ok: ${3:-output} does not contain '$2'" ;;
+	esac
+}
+
+# pgpk_sha256 FILE: 64 lowercase hex digits.
+pgpk_sha256() {
+	sha256sum "$1" | cut -d ' ' -f 1
+}
+
+# pgpk_key_desc FILE [SELECT]: the upcall description for FILE's bytes,
+# "key:<sha256hex>" or "key:<sha256hex>:<select>".
+pgpk_key_desc() {
+	if [ -n "$2" ]; then
+		echo "key:$(pgpk_sha256 "$1"):$2"
+	else
+		echo "key:$(pgpk_sha256 "$1")"
+	fi
+}
+
+# count_upcalls [PATTERN]: how many helper log lines (matching PATTERN,
+# default any) syslog holds.  syslogd writes asynchronously: take the
+# count after pgpk_wait_log or compare before/after a step that you know
+# finished (the upcall completes before request_key returns, and the
+# helper logs before it instantiates).
+count_upcalls() {
+	grep "$PGPK_HELPER_TAG" "$PGPK_SYSLOG" 2>/dev/null |
+		grep -c -e "${1:-.}"
+}
+
+# pgpk_wait_log PATTERN [SECS]: wait until syslog has a line matching
+# PATTERN (default 5 s); FAIL if it never comes.
+pgpk_wait_log() {
+	_n=$((${2:-5} * 10))
+	while [ "$_n" -gt 0 ]; do
+		grep -q -e "$1" "$PGPK_SYSLOG" 2>/dev/null && return 0
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	echo "--- syslog:"
+	cat "$PGPK_SYSLOG"
+	pgpk_fail "no syslog line matching '$1' within ${2:-5}s"
+}
+
+# pgpk_log_since N: syslog lines after the first N (N from
+# pgpk_log_lines taken earlier).
+pgpk_log_lines() {
+	wc -l <"$PGPK_SYSLOG"
+}
+
+pgpk_log_since() {
+	tail -n +"$(($1 + 1))" "$PGPK_SYSLOG"
+}
+
+# pgpk_key_type ID, pgpk_key_desc_of ID: the type and description of a key.
+pgpk_key_type() {
+	keyctl rdescribe "$1" | cut -d ';' -f 1
+}
+
+pgpk_key_desc_of() {
+	keyctl rdescribe "$1" | cut -d ';' -f 5-
+}

@@ -1,0 +1,269 @@
+#!/bin/bash
+# Run the pgpk VM test cases (tests/vm/cases/*.sh) in one boot of Debian's
+# kernel under qemu (TCG), and assert on the console log.
+#
+# usage: tests/vm/run.sh [--demo | --shell] [CASE...]
+#   CASE      a case name (00-keyctl) or file; default: every case
+#   --demo    run tests/vm/demo/demo.sh instead, streaming the console
+#   --shell   boot to an interactive shell (debugging)
+#
+# Prints one line per case for the suite runner:
+#   PASS: vm/<case>   FAIL: vm/<case> (<reason>)   SKIP: vm/<case>
+# plus "PASS|FAIL: vm/kernel-log": FAIL if the console shows a kernel
+# WARNING, BUG, Oops, general protection fault, KASAN/UBSAN report,
+# refcount_t or kmemleak report, hung task or panic.  A case that never
+# reports is a FAIL.  Exit status 0 iff nothing failed.
+#
+# Everything it builds lands in tests/vm/out/ (console.log, build logs,
+# initramfs.cpio.gz, cache/ with generated gpg keys).
+#
+# environment:
+#   PGPK_VM_TIMEOUT       hard limit for the whole VM run in seconds
+#   PGPK_CASE_TIMEOUT     per-case limit (default 60; a case may say
+#                         "# pgpk-timeout: N")
+#   PGPK_VM_VERBOSE=1     stream the console to stdout as it runs
+#   PGPK_VM_NO_BUILD=1    do not run bazel/make (use what is there)
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+out=$here/out
+mode=cases
+cases=()
+for a in "$@"; do
+	case "$a" in
+	--demo) mode=demo ;;
+	--shell) mode=shell ;;
+	-h | --help)
+		sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'
+		exit 0
+		;;
+	*)
+		n=${a##*/}
+		n=${n%.sh}
+		if [ ! -f "$here/cases/$n.sh" ]; then
+			echo "run.sh: no such case: $here/cases/$n.sh" >&2
+			exit 2
+		fi
+		cases+=("$here/cases/$n.sh")
+		;;
+	esac
+done
+if [ ${#cases[@]} -eq 0 ]; then
+	for c in "$here"/cases/*.sh; do
+		[ -f "$c" ] && cases+=("$c")
+	done
+fi
+
+mkdir -p "$out/status" "$out/cache"
+rm -f "$out"/status/*
+log() { echo "vm: $*" >&2; }
+status_note() { echo "$2" >"$out/status/$1"; }
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
+# shellcheck source=tests/vm/kver.sh
+. "$here/kver.sh"
+if ! kver=$(pgpk_pick_kver); then
+	for c in "${cases[@]}"; do
+		n=${c##*/}
+		echo "FAIL: vm/${n%.sh} (no kernel/headers pair installed)"
+	done
+	exit 1
+fi
+kimg=/boot/vmlinuz-$kver
+kdir=/usr/src/linux-headers-$kver
+log "kernel $kver"
+
+t_build=$(now)
+# --- the helper (Bazel) ---
+helper_bin=""
+helper_built=1
+if [ -z "${PGPK_VM_NO_BUILD:-}" ]; then
+	log "bazel build //helper:pgpk-helper"
+	if ! (cd "$root" && bazel build //helper:pgpk-helper) \
+		>"$out/helper-build.log" 2>&1; then
+		# A stale binary from an earlier build must not stand in
+		# for this tree's.
+		helper_built=0
+		log "helper build failed: see $out/helper-build.log"
+	fi
+fi
+if [ "$helper_built" = 1 ] && [ -x "$root/bazel-bin/helper/pgpk-helper" ]
+then
+	helper_bin=$root/bazel-bin/helper/pgpk-helper
+fi
+if [ -z "$helper_bin" ]; then
+	status_note helper "bazel build //helper:pgpk-helper failed or \
+produced nothing: $(grep -m 1 -E 'ERROR|error:' "$out/helper-build.log" \
+	2>/dev/null || echo 'no build log')"
+fi
+
+# --- the module (Kbuild), built in a copy so that concurrent builds in
+# kernel/ and stale objects there cannot interfere ---
+ko=""
+if [ -f "$root/kernel/Kbuild" ] || [ -f "$root/kernel/Makefile" ]; then
+	kb=$out/kbuild
+	if [ -z "${PGPK_VM_NO_BUILD:-}" ]; then
+		rm -rf "$kb"
+		mkdir -p "$kb"
+		(cd "$root/kernel" && find . -maxdepth 1 -type f \
+			\( -name '*.c' -o -name '*.h' -o -name Kbuild \
+			-o -name Makefile \) -exec cp {} "$kb/" \;)
+		log "make -C $kdir M=$kb modules"
+		if ! make -C "$kdir" M="$kb" modules >"$out/module-build.log" \
+			2>&1; then
+			log "module build failed: see $out/module-build.log"
+		fi
+	fi
+	[ -f "$kb/pgpk.ko" ] && ko=$kb/pgpk.ko
+	[ -n "$ko" ] || status_note module "make -C $kdir M=... modules \
+failed: $(grep -m 1 -E 'error|Error' "$out/module-build.log" 2>/dev/null ||
+		echo 'no pgpk.ko produced')"
+else
+	status_note module "kernel/Kbuild (or kernel/Makefile) not written yet"
+fi
+t_built=$(now)
+
+# --- test data (host-side generators) ---
+data=$out/data
+rm -rf "$data"
+mkdir -p "$data"
+data_failed=()
+for g in "$here"/data.d/*.sh; do
+	[ -f "$g" ] || continue
+	gn=${g##*/}
+	if ! PGPK_VM_DATA=$data PGPK_VM_CACHE=$out/cache PGPK_ROOT=$root \
+		bash "$g" >"$out/data-${gn%.sh}.log" 2>&1; then
+		log "data generator $gn failed: see $out/data-${gn%.sh}.log"
+		data_failed+=("${gn%.sh}")
+	fi
+done
+t_data=$(now)
+
+# --- initramfs ---
+initrd=$out/initramfs.cpio.gz
+if ! PGPK_KVER=$kver PGPK_KO=$ko PGPK_HELPER_BIN=$helper_bin \
+	PGPK_VM_DATA=$data PGPK_VM_STATUS=$out/status \
+	PGPK_CASES="${cases[*]}" \
+	sh "$here/build-initramfs.sh" "$initrd" >"$out/initramfs.log" 2>&1; then
+	cat "$out/initramfs.log" >&2
+	for c in "${cases[@]}"; do
+		n=${c##*/}
+		echo "FAIL: vm/${n%.sh} (initramfs build failed)"
+	done
+	exit 1
+fi
+t_initrd=$(now)
+log "built in $(secs "$t_build" "$t_initrd")s (components \
+$(secs "$t_build" "$t_built")s, data $(secs "$t_built" "$t_data")s, \
+initramfs $(secs "$t_data" "$t_initrd")s)"
+
+# --- boot ---
+case_timeout=${PGPK_CASE_TIMEOUT:-60}
+if [ -z "${PGPK_VM_TIMEOUT:-}" ]; then
+	# boot + the sum of the per-case limits, capped: a run that hangs
+	# everywhere must still end well inside the suite's budget.
+	total=60
+	for c in "${cases[@]}"; do
+		t=$(sed -n 's/^# pgpk-timeout: *\([0-9][0-9]*\).*/\1/p' "$c" |
+			head -n 1)
+		total=$((total + ${t:-$case_timeout}))
+	done
+	[ "$mode" = demo ] && total=660
+	[ "$total" -gt 900 ] && total=900
+	PGPK_VM_TIMEOUT=$total
+fi
+append="console=ttyS0 quiet panic=-1 oops=panic pgpk.mode=$mode"
+append="$append pgpk.timeout=$case_timeout"
+qemu=(qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m 512 -nographic
+	-no-reboot -kernel "$kimg" -initrd "$initrd" -append "$append")
+console=$out/console.log
+log "booting (limit ${PGPK_VM_TIMEOUT}s): ${qemu[*]}"
+t_boot=$(now)
+if [ "$mode" = shell ]; then
+	"${qemu[@]}"
+	exit $?
+fi
+if [ "$mode" = demo ] || [ -n "${PGPK_VM_VERBOSE:-}" ]; then
+	timeout -k 5 "$PGPK_VM_TIMEOUT" "${qemu[@]}" </dev/null 2>&1 |
+		tee "$console" | tr -d '\r'
+	qrc=${PIPESTATUS[0]}
+else
+	timeout -k 5 "$PGPK_VM_TIMEOUT" "${qemu[@]}" </dev/null >"$console" 2>&1
+	qrc=$?
+fi
+t_end=$(now)
+tr -d '\r' <"$console" >"$console.txt" && mv "$console.txt" "$console"
+first_case=$(grep -m 1 -n '^PGPK-CASE-BEGIN\|^PGPK-VM-START' "$console" |
+	cut -d : -f 1)
+log "VM ran $(secs "$t_boot" "$t_end")s (qemu exit $qrc); console: $console"
+boot=$(sed -n 's/^PGPK-VM-START .*uptime=\([0-9.]*\).*/\1/p' "$console")
+[ -n "$boot" ] && log "kernel boot to /init: ${boot}s (guest uptime)"
+[ -n "$first_case" ] || log "the VM never reached /init"
+[ "$qrc" -eq 124 ] && log "VM killed after ${PGPK_VM_TIMEOUT}s (hard limit)"
+
+# --- verdicts ---
+failed=0
+# Kernel trouble anywhere but in the cases' own output and syslog lines.
+kernel_bad=$(grep -v -E '^[^ |]+\| |^syslog [^ |]+\| ' "$console" |
+	grep -E 'WARNING:|BUG:|Oops|general protection|KASAN|UBSAN|refcount_t|kmemleak|Kernel panic|blocked for more than|Call Trace:' |
+	head -n 5)
+
+if [ "$mode" = demo ]; then
+	if grep -q '^PGPK-DEMO-RESULT PASS' "$console" && [ -z "$kernel_bad" ]
+	then
+		echo "PASS: vm/demo"
+		exit 0
+	fi
+	echo "FAIL: vm/demo ($(grep -m 1 '^PGPK-DEMO-RESULT' "$console" ||
+		echo 'no result: VM died or timed out'))"
+	[ -n "$kernel_bad" ] && echo "kernel log:" && echo "$kernel_bad"
+	exit 1
+fi
+
+for g in "${data_failed[@]}"; do
+	echo "FAIL: vm/data-$g (generator failed; see tests/vm/out/data-$g.log)"
+	failed=1
+done
+for c in "${cases[@]}"; do
+	n=${c##*/}
+	n=${n%.sh}
+	v=$(grep -E "^PGPK-CASE $n (PASS|FAIL|SKIP)" "$console" | tail -n 1 |
+		cut -d ' ' -f 3)
+	case "$v" in
+	PASS) echo "PASS: vm/$n" ;;
+	SKIP)
+		why=$(grep "^$n| SKIP: " "$console" | tail -n 1 | cut -d ' ' -f 3-)
+		echo "SKIP: vm/$n${why:+ ($why)}"
+		;;
+	FAIL)
+		why=$(grep -E "^$n\| (FAIL: |\*\*\* killed)" "$console" |
+			tail -n 1 | cut -d ' ' -f 2-)
+		echo "FAIL: vm/$n (${why:-exit status})"
+		# The case's last lines, for whoever reads the suite output.
+		grep "^$n| " "$console" | tail -n 15 | sed 's/^/    /'
+		failed=1
+		;;
+	*)
+		if grep -q "^PGPK-CASE-BEGIN $n\$" "$console"; then
+			echo "FAIL: vm/$n (started but never reported: VM died)"
+		else
+			echo "FAIL: vm/$n (never ran: VM died or timed out)"
+		fi
+		failed=1
+		;;
+	esac
+done
+if [ -n "$kernel_bad" ]; then
+	echo "FAIL: vm/kernel-log ($(echo "$kernel_bad" | head -n 1))"
+	echo "$kernel_bad" | sed 's/^/    /'
+	failed=1
+else
+	echo "PASS: vm/kernel-log"
+fi
+if ! grep -q '^PGPK-VM-END' "$console"; then
+	log "the VM did not finish cleanly; last console lines:"
+	tail -n 20 "$console" | sed 's/^/    /' >&2
+fi
+exit $failed
