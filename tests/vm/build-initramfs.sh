@@ -93,6 +93,7 @@ fi
 # the request-key configuration) go to /etc/pgpk/.
 for f in "$root"/policy/*; do
 	[ -f "$f" ] || continue
+	case "${f##*/}" in BUILD | BUILD.bazel | *.bzl) continue ;; esac
 	cp "$f" "$stage/etc/pgpk/"
 done
 

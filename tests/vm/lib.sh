@@ -215,3 +215,14 @@ pgpk_key_type() {
 pgpk_key_desc_of() {
 	keyctl rdescribe "$1" | cut -d ';' -f 5-
 }
+
+# pgpk_kmsg_mark; ...; pgpk_kmsg_since: kernel log lines printed since
+# the mark (the harness dumps and clears the kernel log between cases
+# only, so a case must not clear it: it would hide a WARNING).
+pgpk_kmsg_mark() {
+	PGPK_KMSG_MARK=$(dmesg | wc -l)
+}
+
+pgpk_kmsg_since() {
+	dmesg | tail -n +"$((${PGPK_KMSG_MARK:-0} + 1))"
+}
