@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pgpk-helper upcall: what /sbin/request-key runs for a "pgpk" key.
+ *
+ * /etc/request-key.d/pgpk.conf (policy/request-key.d/pgpk.conf):
+ *
+ *   #OP    TYPE  DESCRIPTION  CALLOUT-INFO  PROGRAM ARG1 ARG2 ...
+ *   create pgpk  *            *             /usr/sbin/pgpk-helper upcall %k
+ *
+ * The kernel's pgpk key parser calls request_key("pgpk", description,
+ * OpenPGP bytes).  This program assumes the authority to instantiate that
+ * key, reads the OpenPGP bytes from the authorisation key, has the
+ * sandboxed parser convert them (helper/broker.c), and either instantiates
+ * the key with the re-validated canonical blob or negatively instantiates
+ * it with an errno and a timeout.  One log line per request says which.
+ *
+ * Only this file talks to the kernel's key management (libkeyutils).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+
+#include <keyutils.h>
+
+#include "helper/pgpk_broker.h"
+#include "helper/pgpk_child.h"
+#include "helper/pgpk_log.h"
+#include "helper/pgpk_runtime.h"
+
+struct pgpk_upcall {
+	key_serial_t key;
+};
+
+static int pgpk_upcall_instantiate(void *ctx, const uint8_t *blob,
+				   size_t len)
+{
+	const struct pgpk_upcall *up = ctx;
+
+	if (keyctl_instantiate(up->key, blob, len, 0) < 0)
+		return -errno;
+	return 0;
+}
+
+static int pgpk_upcall_reject(void *ctx, unsigned int timeout, int error)
+{
+	const struct pgpk_upcall *up = ctx;
+
+	if (keyctl_reject(up->key, timeout, (unsigned int)error, 0) < 0)
+		return -errno;
+	return 0;
+}
+
+static const struct pgpk_broker_ops pgpk_upcall_ops = {
+	.instantiate	= pgpk_upcall_instantiate,
+	.reject		= pgpk_upcall_reject,
+};
+
+static void pgpk_upcall_usage(FILE *out)
+{
+	fprintf(out, "usage: pgpk-helper upcall [options] <key-serial>\n"
+		"  --stderr | --syslog | --kmsg   where the log line goes "
+		"(default: stderr on a tty, else syslog)\n");
+	pgpk_policy_usage(out);
+}
+
+/* "pgpk;uid;gid;perm;description" -> description, after a type check. */
+static const char *pgpk_upcall_description(const char *raw)
+{
+	const char *p = raw;
+	int i;
+
+	if (strncmp(raw, "pgpk;", 5) != 0)
+		return NULL;
+	for (i = 0; i < 4; i++) {
+		p = strchr(p, ';');
+		if (!p)
+			return NULL;
+		p++;
+	}
+	return p;
+}
+
+/* Parse the command line; returns 0, or the exit status for a bad one. */
+static int pgpk_upcall_args(int argc, char **argv, struct pgpk_policy *policy,
+			    enum pgpk_log_mode *mode, key_serial_t *key)
+{
+	const char *serial = NULL;
+	char *end;
+	long v;
+	int i, r;
+
+	for (i = 1; i < argc;) {
+		r = pgpk_policy_option(policy, argc, argv, &i, stderr);
+		if (r < 0)
+			return 2;
+		if (r > 0)
+			continue;
+		if (strcmp(argv[i], "--stderr") == 0)
+			*mode = PGPK_LOG_STDERR;
+		else if (strcmp(argv[i], "--syslog") == 0)
+			*mode = PGPK_LOG_SYSLOG;
+		else if (strcmp(argv[i], "--kmsg") == 0)
+			*mode = PGPK_LOG_KMSG;
+		else if (argv[i][0] != '-' && !serial)
+			serial = argv[i];
+		else
+			goto usage;
+		i++;
+	}
+	if (!serial)
+		goto usage;
+	errno = 0;
+	v = strtol(serial, &end, 10);
+	if (!serial[0] || *end || errno || v <= 0 || v > 0x7fffffff) {
+		fprintf(stderr, "upcall: bad key serial '%s'\n", serial);
+		return 2;
+	}
+	*key = (key_serial_t)v;
+	return 0;
+
+usage:
+	pgpk_upcall_usage(stderr);
+	return 2;
+}
+
+int pgpk_cmd_upcall(int argc, char **argv)
+{
+	enum pgpk_log_mode mode = PGPK_LOG_AUTO;
+	struct pgpk_upcall up = { 0 };
+	struct pgpk_broker_result res;
+	struct pgpk_request req;
+	struct pgpk_policy policy;
+	struct pgpk_broker broker = {
+		.policy = &policy, .ops = &pgpk_upcall_ops, .ops_ctx = &up,
+		.child = pgpk_child_convert,
+	};
+	struct pgpk_log log;
+	char *raw = NULL, why[256];
+	void *data = NULL;
+	const char *desc;
+	long len;
+	int ret;
+
+	pgpk_policy_default(&policy);
+	ret = pgpk_upcall_args(argc, argv, &policy, &mode, &up.key);
+	if (ret)
+		return ret;
+	pgpk_log_open(&log, mode);
+	if (keyctl_assume_authority(up.key) < 0) {
+		pgpk_log_line(&log, LOG_ERR, "key %d: cannot assume authority:"
+			      " %s", up.key, strerror(errno));
+		ret = 1;
+		goto out_close_log;
+	}
+	if (keyctl_describe_alloc(up.key, &raw) < 0) {
+		snprintf(why, sizeof(why), "cannot describe the key: %s",
+			 strerror(errno));
+		goto reject_ebadmsg;
+	}
+	desc = pgpk_upcall_description(raw);
+	if (!desc) {
+		snprintf(why, sizeof(why), "not a pgpk key: %.64s", raw);
+		goto reject_ebadmsg;
+	}
+	if (pgpk_request_parse(desc, &req, why, sizeof(why)))
+		goto reject_ebadmsg;
+	len = keyctl_read_alloc(KEY_SPEC_REQKEY_AUTH_KEY, &data);
+	if (len <= 0) {
+		snprintf(why, sizeof(why), "no callout data: %s",
+			 len < 0 ? strerror(errno) : "empty");
+		goto reject_ebadmsg;
+	}
+	pgpk_broker_run(&broker, &req, data, (size_t)len, &res);
+	if (res.error)
+		pgpk_log_line(&log, LOG_WARNING,
+			      "key %d %.20s...: rejected %s for %u s: %s "
+			      "(%llu us)%s", up.key, desc,
+			      pgpk_errno_name(res.error),
+			      policy.negative_timeout, res.reason,
+			      (unsigned long long)res.elapsed_us,
+			      res.ops_error ? "; keyctl_reject failed" : "");
+	else
+		pgpk_log_line(&log, res.ops_error ? LOG_ERR : LOG_INFO,
+			      "key %d %.20s...: instantiated: %s (%llu us)%s",
+			      up.key, desc, res.reason,
+			      (unsigned long long)res.elapsed_us,
+			      res.ops_error ? "; keyctl_instantiate failed" :
+					      "");
+	ret = res.ops_error ? 1 : 0;
+	goto out_free;
+
+reject_ebadmsg:
+	ret = pgpk_upcall_reject(&up, policy.negative_timeout, EBADMSG) ? 1 : 0;
+	pgpk_log_line(&log, LOG_WARNING, "key %d: rejected EBADMSG: %s",
+		      up.key, why);
+out_free:
+	free(data);
+	free(raw);
+out_close_log:
+	pgpk_log_close(&log);
+	return ret;
+}

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fault injection for the broker: parser children that crash, hang, write
+ * too much, write garbage, answer for another blob or the wrong kind, or
+ * exit without answering.  Every case must end in exactly one reject with
+ * the documented errno, within the watchdog time, and never instantiate.
+ * The good cases check the converse: exactly one instantiate, with the
+ * very bytes the child framed.  Also: no fd leaked, no child left behind.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include <openssl/evp.h>
+
+#include "helper/pgpk_broker.h"
+#include "tests/broker/pgpk_test_blobs.h"
+
+#define PGPK_TEST_TIMEOUT_MS	400
+#define PGPK_TEST_SLACK_US	400000	/* reaping and scheduling */
+
+static int pgpk_failures;
+
+#define CHECK(cond, ...)						\
+	do {								\
+		if (!(cond)) {						\
+			pgpk_failures++;				\
+			printf("FAIL %s:%d: ", __func__, __LINE__);	\
+			printf(__VA_ARGS__);				\
+			printf("\n");					\
+		}							\
+	} while (0)
+
+/* What the ops saw. */
+struct pgpk_record {
+	int instantiated;
+	int rejected;
+	int error;
+	unsigned int timeout;
+	uint8_t *blob;
+	size_t blob_len;
+};
+
+static int pgpk_rec_instantiate(void *ctx, const uint8_t *blob, size_t len)
+{
+	struct pgpk_record *rec = ctx;
+
+	rec->instantiated++;
+	free(rec->blob);
+	rec->blob = malloc(len);
+	memcpy(rec->blob, blob, len);
+	rec->blob_len = len;
+	return 0;
+}
+
+static int pgpk_rec_reject(void *ctx, unsigned int timeout, int error)
+{
+	struct pgpk_record *rec = ctx;
+
+	rec->rejected++;
+	rec->error = error;
+	rec->timeout = timeout;
+	return 0;
+}
+
+static const struct pgpk_broker_ops pgpk_rec_ops = {
+	.instantiate	= pgpk_rec_instantiate,
+	.reject		= pgpk_rec_reject,
+};
+
+/* What a fabricated child should send. */
+struct pgpk_fake {
+	const uint8_t *blob;
+	size_t len;
+	const uint8_t *expect_in;	/* input the child must have read */
+	size_t expect_len;
+};
+
+static int child_crash(const struct pgpk_child_ctx *ctx, const uint8_t *in,
+		       size_t len, int out)
+{
+	*(volatile int *)(uintptr_t)16 = 1;	/* SIGSEGV */
+	return 0;
+}
+
+static int child_hang(const struct pgpk_child_ctx *ctx, const uint8_t *in,
+		      size_t len, int out)
+{
+	volatile unsigned long spin = 0;
+
+	for (;;)
+		spin++;
+	return 0;
+}
+
+static int child_too_much(const struct pgpk_child_ctx *ctx, const uint8_t *in,
+			  size_t len, int out)
+{
+	static uint8_t junk[65536];
+
+	memcpy(junk, PGPK_ANSWER_MAGIC, 4);
+	for (;;)
+		if (write(out, junk, sizeof(junk)) < 0)
+			return 1;
+	return 0;
+}
+
+static int child_garbage(const struct pgpk_child_ctx *ctx, const uint8_t *in,
+			 size_t len, int out)
+{
+	static const char junk[] = "this is not an answer frame at all";
+
+	return write(out, junk, sizeof(junk)) < 0;
+}
+
+static int child_silent(const struct pgpk_child_ctx *ctx, const uint8_t *in,
+			size_t len, int out)
+{
+	return 0;
+}
+
+static int child_exit3(const struct pgpk_child_ctx *ctx, const uint8_t *in,
+		       size_t len, int out)
+{
+	return 3;
+}
+
+static int child_truncated(const struct pgpk_child_ctx *ctx,
+			   const uint8_t *in, size_t len, int out)
+{
+	const struct pgpk_fake *fake = ctx->arg;
+	uint8_t hdr[PGPK_ANSWER_HDR] = { 'P', 'G', 'K', 'A', 0, 0, 0, 0,
+					 0, 0, 0x10, 0 };
+
+	if (write(out, hdr, sizeof(hdr)) < 0 ||
+	    write(out, fake->blob, fake->len / 2) < 0)
+		return 1;
+	return 0;
+}
+
+static int child_forbidden(const struct pgpk_child_ctx *ctx,
+			   const uint8_t *in, size_t len, int out)
+{
+	const struct pgpk_fake *fake = ctx->arg;
+
+	syscall(SYS_openat, AT_FDCWD, "/etc/passwd", O_RDONLY);
+	return pgpk_answer_write(out, 0, fake->blob, fake->len) ? 1 : 0;
+}
+
+static int child_answer(const struct pgpk_child_ctx *ctx, const uint8_t *in,
+			size_t len, int out)
+{
+	const struct pgpk_fake *fake = ctx->arg;
+
+	if (fake->expect_in && (len != fake->expect_len ||
+				memcmp(in, fake->expect_in, len)))
+		return pgpk_answer_write(out, EBADMSG, "input differs", 13);
+	return pgpk_answer_write(out, 0, fake->blob, fake->len) ? 1 : 0;
+}
+
+static int child_answer_then_hang(const struct pgpk_child_ctx *ctx,
+				  const uint8_t *in, size_t len, int out)
+{
+	child_answer(ctx, in, len, out);
+	return child_hang(ctx, in, len, out);
+}
+
+static int child_verdict_ebadmsg(const struct pgpk_child_ctx *ctx,
+				 const uint8_t *in, size_t len, int out)
+{
+	static const char msg[] = "packet 2 length runs past the end\n\x01";
+
+	return pgpk_answer_write(out, EBADMSG, msg, sizeof(msg) - 1);
+}
+
+static int child_verdict_enopkg(const struct pgpk_child_ctx *ctx,
+				const uint8_t *in, size_t len, int out)
+{
+	return pgpk_answer_write(out, ENOPKG, "DSA (17) unsupported", 20);
+}
+
+static int child_verdict_eio(const struct pgpk_child_ctx *ctx,
+			     const uint8_t *in, size_t len, int out)
+{
+	return pgpk_answer_write(out, EIO, "nonsense status", 15);
+}
+
+static int pgpk_count_fds(void)
+{
+	struct dirent *d;
+	DIR *dir = opendir("/proc/self/fd");
+	int n = 0;
+
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir)))
+		n += d->d_name[0] != '.';
+	closedir(dir);
+	return n;
+}
+
+/* Input bytes that look like binary OpenPGP and contain `needle`. */
+static uint8_t *pgpk_make_input(const uint8_t *needle, size_t needle_len,
+				size_t total, size_t *len)
+{
+	uint8_t *in = calloc(1, total);
+	size_t i;
+
+	for (i = 0; i < total; i++)
+		in[i] = (uint8_t)(i * 7 + 3);
+	in[0] = 0x99;	/* RFC 9580 4.2: old-format public key packet */
+	memcpy(in + 9, needle, needle_len);
+	*len = total;
+	return in;
+}
+
+struct pgpk_env {
+	struct pgpk_sandbox sb;
+	struct pgpk_policy policy;
+	uint8_t n[256], other_n[256], s[256];
+	uint8_t *key_blob, *other_key_blob, *sig_blob, *sha1_sig_blob;
+	uint8_t *small_key_blob, *expired_key_blob;
+	size_t key_len, other_key_len, sig_len, sha1_sig_len;
+	size_t small_key_len, expired_key_len;
+	uint8_t *key_input, *sig_input, *small_input;
+	size_t key_input_len, sig_input_len, small_input_len;
+};
+
+static void pgpk_desc(struct pgpk_request *req, enum pgpk_want want,
+		      const uint8_t *data, size_t len)
+{
+	unsigned int md_len;
+
+	memset(req, 0, sizeof(*req));
+	req->want = want;
+	EVP_Digest(data, len, req->sha256, &md_len, EVP_sha256(), NULL);
+}
+
+static int pgpk_case(const char *name, struct pgpk_env *env,
+		     pgpk_child_fn child, struct pgpk_fake *fake,
+		     enum pgpk_want want, const uint8_t *in, size_t in_len,
+		     int want_error)
+{
+	struct pgpk_record rec = { 0 };
+	struct pgpk_broker broker = {
+		.policy = &env->policy, .ops = &pgpk_rec_ops, .ops_ctx = &rec,
+		.child = child, .child_arg = fake, .sandbox = &env->sb,
+	};
+	struct pgpk_broker_result res;
+	struct pgpk_request req;
+	int fds_before = pgpk_count_fds(), before = pgpk_failures;
+	int ret;
+
+	pgpk_desc(&req, want, in, in_len);
+	ret = pgpk_broker_run(&broker, &req, in, in_len, &res);
+	CHECK(ret == want_error, "%s: got %s, want %s (%s)", name,
+	      pgpk_errno_name(ret), pgpk_errno_name(want_error), res.reason);
+	CHECK(res.elapsed_us < PGPK_TEST_TIMEOUT_MS * 1000ULL +
+	      PGPK_TEST_SLACK_US, "%s: took %llu us", name,
+	      (unsigned long long)res.elapsed_us);
+	CHECK(rec.instantiated + rec.rejected == 1,
+	      "%s: %d instantiate + %d reject calls", name, rec.instantiated,
+	      rec.rejected);
+	if (want_error) {
+		CHECK(!rec.instantiated, "%s: instantiated", name);
+		CHECK(rec.error == want_error, "%s: rejected with %s", name,
+		      pgpk_errno_name(rec.error));
+		CHECK(rec.timeout == env->policy.negative_timeout,
+		      "%s: timeout %u", name, rec.timeout);
+	} else {
+		CHECK(rec.instantiated == 1 && fake &&
+		      rec.blob_len == fake->len &&
+		      !memcmp(rec.blob, fake->blob, fake->len),
+		      "%s: instantiated other bytes", name);
+	}
+	CHECK(pgpk_count_fds() == fds_before, "%s: fds %d -> %d", name,
+	      fds_before, pgpk_count_fds());
+	CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD,
+	      "%s: a child is left", name);
+	printf("%s %s: %s: %s (%llu us)\n",
+	       pgpk_failures == before ? "ok  " : "FAIL", name,
+	       pgpk_errno_name(ret), res.reason,
+	       (unsigned long long)res.elapsed_us);
+	free(rec.blob);
+	return 0;
+}
+
+static void pgpk_env_init(struct pgpk_env *env)
+{
+	char msg[256];
+
+	pgpk_policy_default(&env->policy);
+	env->policy.timeout_ms = PGPK_TEST_TIMEOUT_MS;
+	env->policy.max_answer = 8192;
+	if (pgpk_sandbox_prepare(&env->sb, NULL, msg, sizeof(msg))) {
+		printf("FAIL sandbox: %s\n", msg);
+		exit(1);
+	}
+	pgpk_test_modulus(env->n, 2048, 1);
+	pgpk_test_modulus(env->other_n, 2048, 2);
+	pgpk_test_modulus(env->s, 2047, 3);
+	env->key_blob = pgpk_test_key_blob(env->n, 256, 0, &env->key_len);
+	env->other_key_blob = pgpk_test_key_blob(env->other_n, 256, 0,
+						 &env->other_key_len);
+	env->expired_key_blob = pgpk_test_key_blob(env->n, 256, 1700000001,
+						   &env->expired_key_len);
+	env->small_key_blob = pgpk_test_key_blob(env->n, 128, 0,
+						 &env->small_key_len);
+	env->sig_blob = pgpk_test_sig_blob(env->s, 256, 8, 0, &env->sig_len);
+	env->sha1_sig_blob = pgpk_test_sig_blob(env->s, 256, 2, 0,
+						&env->sha1_sig_len);
+	env->key_input = pgpk_make_input(env->n, 256, 700,
+					 &env->key_input_len);
+	env->sig_input = pgpk_make_input(env->s, 256, 400,
+					 &env->sig_input_len);
+	env->small_input = pgpk_make_input(env->n, 128, 300,
+					   &env->small_input_len);
+}
+
+static void pgpk_env_free(struct pgpk_env *env)
+{
+	pgpk_sandbox_release(&env->sb);
+	free(env->key_blob);
+	free(env->other_key_blob);
+	free(env->expired_key_blob);
+	free(env->small_key_blob);
+	free(env->sig_blob);
+	free(env->sha1_sig_blob);
+	free(env->key_input);
+	free(env->sig_input);
+	free(env->small_input);
+}
+
+static void pgpk_fault_cases(struct pgpk_env *env)
+{
+	struct pgpk_fake key = { env->key_blob, env->key_len, NULL, 0 };
+	struct pgpk_fake other = { env->other_key_blob, env->other_key_len,
+				   NULL, 0 };
+	struct pgpk_fake sig = { env->sig_blob, env->sig_len, NULL, 0 };
+	static const uint8_t not_canon[] = "\x7fPGK\x01\x0a\x00";
+	struct pgpk_fake bad = { not_canon, sizeof(not_canon) - 1, NULL, 0 };
+	const uint8_t *in = env->key_input;
+	size_t len = env->key_input_len;
+
+	pgpk_case("crash", env, child_crash, NULL, PGPK_WANT_KEY, in, len,
+		  ECHILD);
+	pgpk_case("hang", env, child_hang, NULL, PGPK_WANT_KEY, in, len,
+		  ETIMEDOUT);
+	pgpk_case("answer-then-hang", env, child_answer_then_hang, &key,
+		  PGPK_WANT_KEY, in, len, ETIMEDOUT);
+	pgpk_case("too-much", env, child_too_much, NULL, PGPK_WANT_KEY, in,
+		  len, ECHILD);
+	pgpk_case("garbage", env, child_garbage, NULL, PGPK_WANT_KEY, in, len,
+		  ECHILD);
+	pgpk_case("no-answer", env, child_silent, NULL, PGPK_WANT_KEY, in, len,
+		  ECHILD);
+	pgpk_case("exit-status", env, child_exit3, NULL, PGPK_WANT_KEY, in,
+		  len, ECHILD);
+	pgpk_case("truncated", env, child_truncated, &key, PGPK_WANT_KEY, in,
+		  len, ECHILD);
+	pgpk_case("forbidden-syscall", env, child_forbidden, &key,
+		  PGPK_WANT_KEY, in, len, ECHILD);
+	pgpk_case("not-canonical", env, child_answer, &bad, PGPK_WANT_KEY, in,
+		  len, EBADMSG);
+	pgpk_case("other-blob", env, child_answer, &other, PGPK_WANT_KEY, in,
+		  len, EKEYREJECTED);
+	pgpk_case("wrong-kind-sig", env, child_answer, &sig, PGPK_WANT_KEY, in,
+		  len, EKEYREJECTED);
+	pgpk_case("wrong-kind-key", env, child_answer, &key, PGPK_WANT_SIG,
+		  env->sig_input, env->sig_input_len, EKEYREJECTED);
+	pgpk_case("verdict-ebadmsg", env, child_verdict_ebadmsg, NULL,
+		  PGPK_WANT_KEY, in, len, EBADMSG);
+	pgpk_case("verdict-enopkg", env, child_verdict_enopkg, NULL,
+		  PGPK_WANT_KEY, in, len, ENOPKG);
+	pgpk_case("verdict-bad-status", env, child_verdict_eio, NULL,
+		  PGPK_WANT_KEY, in, len, ECHILD);
+}
+
+static void pgpk_good_and_policy_cases(struct pgpk_env *env)
+{
+	struct pgpk_fake key = { env->key_blob, env->key_len,
+				 env->key_input, env->key_input_len };
+	struct pgpk_fake sig = { env->sig_blob, env->sig_len, NULL, 0 };
+	struct pgpk_fake sha1 = { env->sha1_sig_blob, env->sha1_sig_len,
+				  NULL, 0 };
+	struct pgpk_fake small = { env->small_key_blob, env->small_key_len,
+				   NULL, 0 };
+	struct pgpk_fake expired = { env->expired_key_blob,
+				     env->expired_key_len, NULL, 0 };
+	struct pgpk_fake big = { env->key_blob, env->key_len, NULL, 0 };
+	uint8_t *big_in;
+	size_t big_len;
+
+	pgpk_case("good-key", env, child_answer, &key, PGPK_WANT_KEY,
+		  env->key_input, env->key_input_len, 0);
+	pgpk_case("good-sig", env, child_answer, &sig, PGPK_WANT_SIG,
+		  env->sig_input, env->sig_input_len, 0);
+	pgpk_case("policy-sha1", env, child_answer, &sha1, PGPK_WANT_SIG,
+		  env->sig_input, env->sig_input_len, EKEYREJECTED);
+	pgpk_case("policy-1024-bit", env, child_answer, &small, PGPK_WANT_KEY,
+		  env->small_input, env->small_input_len, EKEYREJECTED);
+	pgpk_case("policy-expired", env, child_answer, &expired,
+		  PGPK_WANT_KEY, env->key_input, env->key_input_len,
+		  EKEYEXPIRED);
+	env->policy.allow_expired = true;
+	pgpk_case("policy-allow-expired", env, child_answer, &expired,
+		  PGPK_WANT_KEY, env->key_input, env->key_input_len, 0);
+	env->policy.allow_expired = false;
+	env->policy.min_rsa_bits = 1024;
+	pgpk_case("policy-min-1024", env, child_answer, &small, PGPK_WANT_KEY,
+		  env->small_input, env->small_input_len, 0);
+	env->policy.min_rsa_bits = 2048;
+
+	/* Larger than a pipe buffer: the exchange must not deadlock. */
+	big_in = pgpk_make_input(env->n, 256, 600000, &big_len);
+	big.expect_in = big_in;
+	big.expect_len = big_len;
+	pgpk_case("large-input", env, child_answer, &big, PGPK_WANT_KEY,
+		  big_in, big_len, 0);
+	env->policy.max_input = 100000;
+	pgpk_case("policy-max-input", env, child_answer, &big, PGPK_WANT_KEY,
+		  big_in, big_len, EKEYREJECTED);
+	env->policy.max_input = PGPK_POLICY_MAX_INPUT;
+	free(big_in);
+}
+
+/* The SHA-256 in the description must be that of the callout bytes. */
+static void pgpk_sha_mismatch_case(struct pgpk_env *env)
+{
+	struct pgpk_fake key = { env->key_blob, env->key_len, NULL, 0 };
+	struct pgpk_record rec = { 0 };
+	struct pgpk_broker broker = {
+		.policy = &env->policy, .ops = &pgpk_rec_ops, .ops_ctx = &rec,
+		.child = child_answer, .child_arg = &key, .sandbox = &env->sb,
+	};
+	struct pgpk_broker_result res;
+	struct pgpk_request req;
+
+	pgpk_desc(&req, PGPK_WANT_KEY, env->key_input, env->key_input_len);
+	req.sha256[5] ^= 1;
+	CHECK(pgpk_broker_run(&broker, &req, env->key_input,
+			      env->key_input_len, &res) == EBADMSG &&
+	      rec.rejected == 1 && !rec.instantiated,
+	      "sha mismatch: %s", res.reason);
+	printf("ok   sha-mismatch: %s\n", res.reason);
+	free(rec.blob);
+}
+
+int main(void)
+{
+	struct pgpk_env env;
+
+	pgpk_env_init(&env);
+	pgpk_fault_cases(&env);
+	pgpk_good_and_policy_cases(&env);
+	pgpk_sha_mismatch_case(&env);
+	pgpk_env_free(&env);
+	printf("%s: %d failure(s)\n", pgpk_failures ? "FAIL" : "PASS",
+	       pgpk_failures);
+	return pgpk_failures ? 1 : 0;
+}

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/pgpk_canon.h"
+#include "proto/pgpk.pb-c.h"
+#include "tests/broker/pgpk_test_blobs.h"
+
+void pgpk_test_modulus(uint8_t *n, unsigned int bits, uint8_t seed)
+{
+	size_t len = (bits + 7) / 8, i;
+	uint32_t x = 0x9e3779b9u * (seed + 1u);
+
+	for (i = 0; i < len; i++) {
+		x = x * 1103515245u + 12345u;
+		n[i] = (uint8_t)(x >> 16);
+	}
+	/* exactly `bits` bits: top bit set, nothing above it */
+	n[0] &= (uint8_t)(0xff >> ((8 - bits % 8) % 8));
+	n[0] |= (uint8_t)(0x80 >> ((8 - bits % 8) % 8));
+	n[len - 1] |= 1;
+}
+
+static uint8_t *pgpk_test_pack(const Pgpk__Canonical *c, size_t *len)
+{
+	size_t body = pgpk__canonical__get_packed_size(c);
+	uint8_t *blob = malloc(PGPK_MAGIC_LEN + body);
+
+	if (!blob)
+		return NULL;
+	memcpy(blob, PGPK_MAGIC, PGPK_MAGIC_LEN);
+	pgpk__canonical__pack(c, blob + PGPK_MAGIC_LEN);
+	*len = PGPK_MAGIC_LEN + body;
+	return blob;
+}
+
+uint8_t *pgpk_test_key_blob(const uint8_t *n, size_t n_len, uint64_t expires,
+			    size_t *len)
+{
+	static const uint8_t e[] = { 0x01, 0x00, 0x01 };
+	Pgpk__KeyMaterial m = PGPK__KEY_MATERIAL__INIT;
+	Pgpk__Key key = PGPK__KEY__INIT;
+	Pgpk__Canonical c = PGPK__CANONICAL__INIT;
+
+	m.version = 4;
+	m.created = 1700000000;
+	m.algorithm = 1;
+	m.rsa_n.data = (uint8_t *)n;
+	m.rsa_n.len = n_len;
+	m.rsa_e.data = (uint8_t *)e;
+	m.rsa_e.len = sizeof(e);
+	key.material = &m;
+	key.has_packet_offset = 1;
+	key.packet_offset = 3;
+	if (expires) {
+		key.has_expires = 1;
+		key.expires = expires;
+	}
+	c.key = &key;
+	return pgpk_test_pack(&c, len);
+}
+
+uint8_t *pgpk_test_sig_blob(const uint8_t *s, size_t s_len,
+			    unsigned int hash, uint64_t expires, size_t *len)
+{
+	static const uint8_t area[] = { 5, 2, 0x65, 0x53, 0xf1, 0x00 };
+	Pgpk__Signature sig = PGPK__SIGNATURE__INIT;
+	Pgpk__Canonical c = PGPK__CANONICAL__INIT;
+
+	sig.version = 4;
+	sig.type = 0;
+	sig.pubkey_algorithm = 1;
+	sig.hash_algorithm = hash;
+	sig.created = 1700000000;
+	if (expires) {
+		sig.has_expires = 1;
+		sig.expires = expires;
+	}
+	sig.has_hashed_area = 1;
+	sig.hashed_area.data = (uint8_t *)area;
+	sig.hashed_area.len = sizeof(area);
+	sig.quick_check = 0x1234;
+	sig.rsa_s.data = (uint8_t *)s;
+	sig.rsa_s.len = s_len;
+	c.signature = &sig;
+	return pgpk_test_pack(&c, len);
+}
