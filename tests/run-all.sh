@@ -1,0 +1,205 @@
+#!/bin/bash
+# THE pgpk test command: every test there is, one count each.
+#
+#   1. apt dependencies (tests/deps.sh, idempotent)
+#   2. bazel build //...                         -> bazel-build
+#   3. bazel test //...                          -> one count per target
+#   4. bazel test --config=asan (ASan + UBSan)   -> asan:<target> each;
+#      every test target except those tagged "no-asan" or "manual"
+#   5. tests/host/*.sh (exit 0 pass, 77 skip, else fail) -> host/<name>
+#   6. tests/vm/run.sh (one boot, every tests/vm/cases/*.sh) -> vm/<case>
+#
+# Prints "PASS: x" / "FAIL: x" / "SKIP: x" for each, then, alone on the
+# last line, "N passed, N failed, N skipped".  Exit status 0 iff nothing
+# failed.  Logs: build/test-logs/.
+#
+# usage: tests/run-all.sh [--no-deps] [--no-asan] [--no-vm]
+set -u
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 1
+logs=$root/build/test-logs
+mkdir -p "$logs"
+do_deps=1 do_asan=1 do_vm=1
+for a in "$@"; do
+	case "$a" in
+	--no-deps) do_deps=0 ;;
+	--no-asan) do_asan=0 ;;
+	--no-vm) do_vm=0 ;;
+	*)
+		echo "usage: tests/run-all.sh [--no-deps] [--no-asan] [--no-vm]" >&2
+		exit 2
+		;;
+	esac
+done
+
+npass=0 nfail=0 nskip=0
+results=$logs/results.txt
+: >"$results"
+result() {
+	# result PASS|FAIL|SKIP NAME [DETAIL]
+	case "$1" in
+	PASS) npass=$((npass + 1)) ;;
+	FAIL) nfail=$((nfail + 1)) ;;
+	SKIP) nskip=$((nskip + 1)) ;;
+	esac
+	echo "$1: $2${3:+ ($3)}" | tee -a "$results"
+}
+t0=$(date +%s)
+phase_start=$t0
+phase() {
+	local now
+	now=$(date +%s)
+	echo "=== $* (at +$((now - t0))s)"
+	phase_start=$now
+}
+phase_end() {
+	echo "--- $1 took $(($(date +%s) - phase_start))s"
+}
+
+# count_bazel_tests PREFIX LOG: one result per target from Bazel's test
+# summary, which follows "Build completed" / "Build did NOT complete"
+# ("//pkg:target   (cached) PASSED in 0.1s", "FAILED", "FAILED TO BUILD",
+# "NO STATUS", "TIMEOUT", "FLAKY", "SKIPPED", ...).  Sets $bazel_n.
+count_bazel_tests() {
+	local prefix=$1 log=$2 target verdict
+	bazel_n=0
+	while read -r target verdict; do
+		bazel_n=$((bazel_n + 1))
+		case "$verdict" in
+		PASSED*) result PASS "$prefix$target" ;;
+		SKIPPED*) result SKIP "$prefix$target" ;;
+		*) result FAIL "$prefix$target" "$verdict" ;;
+		esac
+	done < <(awk '/^(INFO|ERROR|FAILED): Build (completed|did NOT complete)/ { s = 1; next }
+		s' "$log" |
+		sed -n -E 's/^(\/\/[^ ]+) +(\(cached\) )?([A-Z][A-Z ]*[A-Z]).*/\1 \3/p')
+}
+
+# --- 1. dependencies ---
+if [ "$do_deps" = 1 ]; then
+	phase "dependencies"
+	# shellcheck source=tests/deps.sh
+	. "$root/tests/deps.sh"
+	if ! pgpk_install_deps >"$logs/deps.log" 2>&1; then
+		cat "$logs/deps.log"
+		result FAIL setup/apt-dependencies "see build/test-logs/deps.log"
+	fi
+	phase_end dependencies
+fi
+
+# --- 2. build everything ---
+phase "bazel build //..."
+if bazel build --keep_going //... >"$logs/bazel-build.log" 2>&1; then
+	result PASS bazel-build
+else
+	grep -E '^(ERROR|FAILED)|error:|warning:' "$logs/bazel-build.log" |
+		head -n 30
+	result FAIL bazel-build "see build/test-logs/bazel-build.log"
+fi
+# A warning is a failure too (-Werror should make this impossible).
+if grep -q 'warning:' "$logs/bazel-build.log"; then
+	grep 'warning:' "$logs/bazel-build.log" | head -n 10
+	result FAIL bazel-build-warnings "compiler warnings in the build"
+fi
+phase_end "bazel build"
+
+# --- 3. unit tests ---
+phase "bazel test //..."
+bazel test --keep_going --test_output=errors //... \
+	>"$logs/bazel-test.log" 2>&1
+rc=$?
+count_bazel_tests "" "$logs/bazel-test.log"
+if [ "$rc" -ne 0 ] && [ "$bazel_n" = 0 ]; then
+	if [ "$rc" -eq 4 ]; then
+		echo "bazel test: no test targets"
+	else
+		tail -n 30 "$logs/bazel-test.log"
+		result FAIL bazel-test "bazel exited $rc, no summary"
+	fi
+fi
+if [ "$rc" -ne 0 ]; then
+	# The failing tests' output (--test_output=errors) for the reader.
+	grep -v '^INFO:\|^Loading\|^Analyzing' "$logs/bazel-test.log" |
+		tail -n 60
+fi
+phase_end "bazel test"
+
+# --- 4. the same under ASan + UBSan ---
+if [ "$do_asan" = 1 ]; then
+	phase "bazel test --config=asan"
+	# Own output tree (no rebuild ping-pong with the plain build) and no
+	# convenience symlinks (bazel-bin stays the plain build's).
+	asan=(--config=asan --platform_suffix=asan --symlink_prefix=/)
+	targets=$(bazel query 'tests(//...) except attr(tags, "no-asan|manual", tests(//...))' \
+		2>"$logs/asan-query.log")
+	if [ -n "$targets" ]; then
+		# shellcheck disable=SC2086
+		bazel test "${asan[@]}" --keep_going --test_output=errors \
+			$targets >"$logs/asan-test.log" 2>&1
+		rc=$?
+		count_bazel_tests "asan:" "$logs/asan-test.log"
+		if [ "$rc" -ne 0 ]; then
+			grep -v '^INFO:\|^Loading\|^Analyzing' \
+				"$logs/asan-test.log" | tail -n 60
+			[ "$bazel_n" = 0 ] && result FAIL asan-test \
+				"bazel exited $rc, no summary"
+		fi
+	else
+		echo "asan: no test targets"
+	fi
+	phase_end "asan"
+fi
+
+# --- 5. host-side script tests ---
+phase "tests/host/*.sh"
+for t in "$root"/tests/host/*.sh; do
+	[ -f "$t" ] || continue
+	name=${t##*/}
+	name=${name%.sh}
+	timeout -k 10 600 bash "$t" </dev/null >"$logs/host-$name.log" 2>&1
+	rc=$?
+	case "$rc" in
+	0) result PASS "host/$name" ;;
+	77) result SKIP "host/$name" "$(tail -n 1 "$logs/host-$name.log")" ;;
+	*)
+		sed 's/^/    /' "$logs/host-$name.log" | tail -n 25
+		result FAIL "host/$name" "exit $rc"
+		;;
+	esac
+done
+phase_end "host tests"
+
+# --- 6. the VM ---
+if [ "$do_vm" = 1 ]; then
+	phase "tests/vm/run.sh"
+	tests/vm/run.sh >"$logs/vm.log" 2>"$logs/vm-stderr.log"
+	rc=$?
+	cat "$logs/vm-stderr.log"
+	n=0
+	while IFS= read -r line; do
+		case "$line" in
+		"PASS: "* | "FAIL: "* | "SKIP: "*)
+			n=$((n + 1))
+			v=${line%%: *}
+			rest=${line#*: }
+			name=${rest%% (*}
+			detail=""
+			[ "$name" != "$rest" ] && detail=${rest#* (} &&
+				detail=${detail%)}
+			result "$v" "$name" "$detail"
+			;;
+		*) echo "$line" ;;
+		esac
+	done <"$logs/vm.log"
+	if [ "$rc" -ne 0 ] && [ "$n" = 0 ]; then
+		result FAIL vm "tests/vm/run.sh exited $rc without results"
+	fi
+	phase_end "vm"
+fi
+
+echo "=== total $(($(date +%s) - t0))s"
+echo
+grep -E '^(FAIL|SKIP): ' "$results" | sed 's/^/summary: /'
+echo "$npass passed, $nfail failed, $nskip skipped"
+[ "$nfail" -eq 0 ]
