@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The pgpk-helper command table.  Every command is one function taking the
+ * arguments after the program name (argv[0] is the command name itself)
+ * and returning the process exit status: 0 ok, 1 "no" (e.g. bad
+ * signature), 2 error (a message naming the problem on stderr).
+ *
+ * To add a command: declare its function here (or in its own header
+ * included here), add one line to pgpk_commands[] in main.c and its source
+ * file to //helper:pgpk-helper in helper/BUILD.
+ */
+#ifndef PGPK_COMMANDS_H
+#define PGPK_COMMANDS_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+struct pgpk_command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;	/* one line: arguments, then a summary */
+};
+
+/* Parsing CLI (helper/cli_*.c). */
+int pgpk_cmd_list(int argc, char **argv);
+int pgpk_cmd_key(int argc, char **argv);
+int pgpk_cmd_sig(int argc, char **argv);
+int pgpk_cmd_dump(int argc, char **argv);
+int pgpk_cmd_bundle(int argc, char **argv);
+
+/* Shared by the CLI commands (helper/cli_util.c). */
+#define PGPK_CLI_MAX_INPUT	(256u * 1024 * 1024)
+/* Read a whole file ("-" = stdin) into a malloc()ed buffer; on error print
+ * a message naming the file and return -errno. */
+int pgpk_cli_read_file(const char *path, uint8_t **data, size_t *len);
+/* Write all of buf to stdout; -errno on error. */
+int pgpk_cli_write_stdout(const void *buf, size_t len);
+
+#endif /* PGPK_COMMANDS_H */

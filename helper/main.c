@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pgpk-helper: one binary, one command table.  See helper/commands.h for
+ * how to add a command.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "helper/commands.h"
+
+static const struct pgpk_command pgpk_commands[] = {
+	{ "list", pgpk_cmd_list,
+	  "[--json] FILE|-          list every key and subkey" },
+	{ "key", pgpk_cmd_key,
+	  "[--select FPR|KEYID] FILE|-  canonical key blob to stdout" },
+	{ "sig", pgpk_cmd_sig,
+	  "FILE|-                    canonical signature blob to stdout" },
+	{ "dump", pgpk_cmd_dump,
+	  "[--json] BLOB|-          decode a canonical blob (strictly)" },
+	{ "bundle", pgpk_cmd_bundle,
+	  "FILE|-                 preload bundle of every valid RSA key" },
+};
+
+static void pgpk_usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "usage: pgpk-helper COMMAND [ARGS]\n");
+	for (i = 0; i < sizeof(pgpk_commands) / sizeof(pgpk_commands[0]); i++)
+		fprintf(out, "  %-8s %s\n", pgpk_commands[i].name,
+			pgpk_commands[i].usage);
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		pgpk_usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		pgpk_usage(stdout);
+		return 0;
+	}
+	for (i = 0; i < sizeof(pgpk_commands) / sizeof(pgpk_commands[0]); i++)
+		if (!strcmp(argv[1], pgpk_commands[i].name))
+			return pgpk_commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "pgpk-helper: unknown command '%s'\n", argv[1]);
+	pgpk_usage(stderr);
+	return 2;
+}

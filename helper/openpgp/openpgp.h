@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pgpk OpenPGP library: the only OpenPGP parser of the project.
+ *
+ * Pure: bytes in, structures / canonical blobs / errors out.  No I/O, no
+ * global mutable state, no randomness; safe inside the seccomp sandbox once
+ * OpenSSL is initialised.  Depends on OpenSSL libcrypto (hashes, RSA
+ * verification) and protobuf-c (canonical encoding) only.
+ *
+ * Every parsed structure points into one buffer owned by its container
+ * (the dearmored input), so a container must be freed as a whole with its
+ * _free() function and its pointers do not outlive it.
+ *
+ * Errors: negative errnos with the project's fixed meanings, and a
+ * struct pgpk_error (helper/pgpk_convert.h) naming the problem and the byte
+ * offset in the DEARMORED input (for an armor error: in the raw input).
+ *   -EBADMSG malformed, -ENOPKG unsupported (algorithm, version),
+ *   -ENOKEY no (matching) key, -EKEYREJECTED bad signature / refused,
+ *   -ENOMEM out of memory or over the allocation cap.
+ */
+#ifndef PGPK_OPENPGP_H
+#define PGPK_OPENPGP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "helper/pgpk_convert.h"
+
+/* RFC 9580 9.1: public-key algorithms. */
+enum pgpk_pk_algo {
+	PGPK_PK_RSA = 1,
+	PGPK_PK_RSA_E = 2,	/* encrypt-only, deprecated */
+	PGPK_PK_RSA_S = 3,	/* sign-only, deprecated */
+	PGPK_PK_ELGAMAL_E = 16,
+	PGPK_PK_DSA = 17,
+	PGPK_PK_ECDH = 18,
+	PGPK_PK_ECDSA = 19,
+	PGPK_PK_ELGAMAL = 20,	/* sign+encrypt, deprecated */
+	PGPK_PK_EDDSA_LEGACY = 22,
+	PGPK_PK_X25519 = 25,
+	PGPK_PK_X448 = 26,
+	PGPK_PK_ED25519 = 27,
+	PGPK_PK_ED448 = 28,
+};
+
+/* RFC 9580 9.5: hash algorithms. */
+enum pgpk_hash_algo {
+	PGPK_HASH_MD5 = 1,
+	PGPK_HASH_SHA1 = 2,
+	PGPK_HASH_RIPEMD160 = 3,
+	PGPK_HASH_SHA256 = 8,
+	PGPK_HASH_SHA384 = 9,
+	PGPK_HASH_SHA512 = 10,
+	PGPK_HASH_SHA224 = 11,
+	PGPK_HASH_SHA3_256 = 12,
+	PGPK_HASH_SHA3_512 = 14,
+};
+
+/* RFC 9580 5.2.1: signature types used here. */
+enum pgpk_sig_type {
+	PGPK_SIG_BINARY = 0x00,
+	PGPK_SIG_TEXT = 0x01,
+	PGPK_SIG_STANDALONE = 0x02,
+	PGPK_SIG_CERT_GENERIC = 0x10,
+	PGPK_SIG_CERT_PERSONA = 0x11,
+	PGPK_SIG_CERT_CASUAL = 0x12,
+	PGPK_SIG_CERT_POSITIVE = 0x13,
+	PGPK_SIG_SUBKEY_BINDING = 0x18,
+	PGPK_SIG_PRIMARY_BINDING = 0x19,
+	PGPK_SIG_DIRECT_KEY = 0x1f,
+	PGPK_SIG_KEY_REVOCATION = 0x20,
+	PGPK_SIG_SUBKEY_REVOCATION = 0x28,
+	PGPK_SIG_CERT_REVOCATION = 0x30,
+};
+
+/* RFC 9580 5.2.3.29: key flags (first octet). */
+#define PGPK_KF_CERTIFY		0x01
+#define PGPK_KF_SIGN		0x02
+#define PGPK_KF_ENCRYPT_COMMS	0x04
+#define PGPK_KF_ENCRYPT_STORAGE	0x08
+#define PGPK_KF_AUTH		0x20
+
+#define PGPK_FPR_MAX		32	/* v6: SHA-256 */
+#define PGPK_KEYID_LEN		8
+
+/* A big-endian unsigned integer inside the input, leading zeros removed. */
+struct pgpk_mpi {
+	const uint8_t *data;
+	size_t len;		/* octets, 0 for the value zero */
+};
+
+/*
+ * One signature packet (RFC 9580 5.2), parsed.  Subpacket values are taken
+ * from the HASHED area, except issuer key ID / issuer fingerprint /
+ * embedded signature which may also come from the unhashed area
+ * (RFC 9580 5.2.3.7: they are self-authenticating).
+ */
+struct pgpk_signature {
+	size_t offset;		/* offset of the packet body */
+	const uint8_t *body;	/* the whole packet body */
+	size_t body_len;
+	uint8_t version;	/* 3, 4 or 6 */
+	uint8_t type;		/* enum pgpk_sig_type */
+	uint8_t pk_algo;	/* enum pgpk_pk_algo */
+	uint8_t hash_algo;	/* enum pgpk_hash_algo */
+	uint32_t created;	/* v3 field / creation time subpacket */
+	uint32_t sig_expires;	/* relative seconds, 0 = never (5.2.3.18) */
+	bool has_key_expires;
+	uint32_t key_expires;	/* relative to key creation (5.2.3.13) */
+	bool has_key_flags;
+	uint8_t key_flags;	/* first octet (5.2.3.29) */
+	bool primary_uid;	/* Primary User ID subpacket set (5.2.3.27) */
+	bool revocable;		/* Revocable subpacket, default true */
+	bool has_revocation_reason;
+	uint8_t revocation_reason;	/* 5.2.3.31 code */
+	bool has_issuer_keyid;
+	uint8_t issuer_keyid[PGPK_KEYID_LEN];	/* 5.2.3.12 or v3 field */
+	size_t issuer_fpr_len;	/* 0, 20 or 32 */
+	uint8_t issuer_fpr[PGPK_FPR_MAX];	/* 5.2.3.35 without version */
+	/*
+	 * An unknown subpacket flagged critical, or a known one with a
+	 * malformed value: RFC 9580 5.2.3.7 says the signature is then
+	 * invalid.  Parsing still succeeds; validity checks refuse it.
+	 */
+	bool unknown_critical;
+	/* v3: the 5 hashed octets (type, time); v4/v6: the hashed area. */
+	const uint8_t *hashed;
+	size_t hashed_len;
+	const uint8_t *salt;	/* v6 only, 16..32 octets */
+	size_t salt_len;
+	uint16_t quick_check;	/* left 16 bits of the signed hash */
+	struct pgpk_mpi rsa_s;	/* RSA algorithms only */
+	/* Embedded Signature subpacket body (5.2.3.34), e.g. a 0x19 back-
+	 * signature; parse it with pgpk_signature_parse(). */
+	const uint8_t *embedded;
+	size_t embedded_len;
+	size_t embedded_offset;	/* its offset in the input */
+};
+
+/* One key packet, primary (tag 6) or subkey (tag 14), RFC 9580 5.5.2. */
+struct pgpk_pubkey {
+	size_t offset;		/* offset of the packet body */
+	const uint8_t *body;
+	size_t body_len;
+	uint8_t version;	/* 4 or 6 */
+	uint8_t algo;		/* enum pgpk_pk_algo */
+	bool subkey;
+	uint32_t created;
+	unsigned int bits;	/* modulus / p / curve size, as GnuPG shows */
+	const char *algo_name;	/* "RSA", "DSA", "EdDSA", "ed25519", ... */
+	const char *curve;	/* curve name for ECC, else NULL */
+	uint8_t fpr[PGPK_FPR_MAX];
+	size_t fpr_len;		/* 20 (v4, SHA-1) or 32 (v6, SHA-256) */
+	uint8_t keyid[PGPK_KEYID_LEN];	/* v4: last 8, v6: first 8 octets */
+	struct pgpk_mpi rsa_n;	/* RSA algorithms only */
+	struct pgpk_mpi rsa_e;
+
+	/* Signatures following this key packet (and before the next user
+	 * ID / subkey): direct-key and revocations for a primary key,
+	 * bindings and revocations for a subkey. */
+	struct pgpk_signature *sigs;
+	size_t nsigs;
+
+	/* Validity, computed by pgpk_keyring_parse() at opts->now. */
+	bool valid;		/* primary: has a valid self-signature;
+				 * subkey: has a valid binding (and back-
+				 * signature when it can sign) */
+	bool revoked;		/* valid revocation (0x20 / 0x28) */
+	bool expired;		/* expires != 0 && expires <= now */
+	int64_t expires;	/* absolute Unix seconds, 0 = never */
+	bool has_key_flags;
+	uint8_t key_flags;	/* from the deciding self-sig / binding */
+	/* Key flags (or, without the subpacket, the algorithm) allow
+	 * signing AND valid AND not revoked AND not expired. */
+	bool can_sign;
+	/* Subkey: its deciding binding signature (0x18); primary: the
+	 * self-signature that decided expiry and flags.  NULL if none. */
+	const struct pgpk_signature *binding;
+};
+
+/* A user ID (tag 13) or user attribute (tag 17) with its signatures. */
+struct pgpk_userid {
+	size_t offset;		/* offset of the packet body */
+	const uint8_t *data;
+	size_t len;
+	bool attribute;		/* user attribute: listed nowhere, skipped */
+	struct pgpk_signature *sigs;
+	size_t nsigs;
+	/* Validity at opts->now. */
+	bool valid;		/* newest self-certification verifies */
+	bool revoked;		/* valid 0x30 newer than the self-cert */
+	const struct pgpk_signature *selfsig;	/* newest valid self-cert */
+};
+
+/* A transferable public key (RFC 9580 10.1.1). */
+struct pgpk_cert {
+	struct pgpk_pubkey primary;
+	struct pgpk_userid *uids;	/* user IDs and attributes, in order */
+	size_t nuids;
+	struct pgpk_pubkey *subkeys;
+	size_t nsubkeys;
+	/* The primary user ID (index into uids) or -1: a valid, unrevoked
+	 * user ID whose self-cert has the primary flag (newest wins), else
+	 * the one with the newest self-cert, else the first valid one. */
+	long primary_uid;
+};
+
+/* Input forms recognised by pgpk_input_decode(). */
+enum pgpk_input_kind {
+	PGPK_INPUT_BINARY,	/* raw packets */
+	PGPK_INPUT_ARMOR,	/* -----BEGIN PGP ...----- (RFC 9580 6) */
+	PGPK_INPUT_CLEARTEXT,	/* -----BEGIN PGP SIGNED MESSAGE----- (7) */
+};
+
+/* Decoded input: packets (dearmored) and, for cleartext, the text. */
+struct pgpk_input {
+	enum pgpk_input_kind kind;
+	uint8_t *packets;	/* binary packets; all offsets refer here */
+	size_t packets_len;
+	/* Cleartext-signed: the signed text after dash-unescaping and with
+	 * the final line ending removed (RFC 9580 7.1), not canonicalised
+	 * (pgpk_text_canonicalize() does that). NULL otherwise. */
+	uint8_t *cleartext;
+	size_t cleartext_len;
+	char armor_label[32];	/* "PUBLIC KEY BLOCK", "SIGNATURE", ... */
+};
+
+/* Options of pgpk_keyring_parse(). */
+struct pgpk_parse_opts {
+	int64_t now;		/* "now" for expiry, Unix seconds */
+	/* Skip validity checks (no OpenSSL): valid = true everywhere, flags
+	 * and expiry from the newest self-signatures. For fuzzing/dumping. */
+	bool no_verify;
+	/* Worker threads for RSA verification; 0 or 1 = none (sandbox). */
+	unsigned int threads;
+};
+
+/* A parsed keyring: one or more certificates. */
+struct pgpk_keyring {
+	struct pgpk_input input;	/* owns every byte pointed to */
+	struct pgpk_cert *certs;
+	size_t ncerts;
+	size_t nsigs_verified;	/* RSA signatures verified (statistics) */
+	void *arena;		/* internal: allocations */
+};
+
+/* A set of signatures and, for signed messages, the signed content. */
+struct pgpk_sigset {
+	struct pgpk_input input;	/* owns every byte pointed to */
+	struct pgpk_signature *sigs;
+	size_t nsigs;
+	/* Inline signed message (one-pass + literal) or cleartext: exactly
+	 * the octets hashed (literal body; canonicalised text for text-mode
+	 * or cleartext).  NULL for a detached signature. */
+	uint8_t *content;
+	size_t content_len;
+	bool has_content;
+	void *arena;		/* internal */
+};
+
+/* ---- input: armor, cleartext (armor.c) ---- */
+
+/*
+ * Recognise binary / armored / cleartext-signed input and decode it.
+ * Armor: CRC24 checked when present (RFC 4880 6.1); the armor checksum
+ * line is optional (RFC 9580 6.1).  Exactly one armored block; text
+ * outside it is ignored only before BEGIN and as whitespace after END.
+ */
+int pgpk_input_decode(const uint8_t *in, size_t len, struct pgpk_input *out,
+		      struct pgpk_error *err);
+void pgpk_input_release(struct pgpk_input *input);
+
+/* RFC 4880 6.1: CRC-24 of an octet string. */
+uint32_t pgpk_crc24(const uint8_t *data, size_t len);
+
+/*
+ * RFC 9580 5.2.1.2 / 7.2: canonical text: every line ending (CR, LF,
+ * CRLF) becomes CRLF; for cleartext signatures also trailing spaces and
+ * tabs of each line are removed (strip_trailing).  malloc()ed output.
+ */
+int pgpk_text_canonicalize(const uint8_t *in, size_t len, bool strip_trailing,
+			   uint8_t **out, size_t *out_len);
+
+/* ---- keys (key.c, cert.c) ---- */
+
+/* Parse every certificate of the input (binary, armored). */
+int pgpk_keyring_parse(const uint8_t *in, size_t len,
+		       const struct pgpk_parse_opts *opts,
+		       struct pgpk_keyring **out, struct pgpk_error *err);
+void pgpk_keyring_free(struct pgpk_keyring *ring);
+
+/*
+ * Find a key by hex fingerprint (40/64 digits) or key ID (16 digits, or
+ * the last 8 digits), case-insensitive, optional "0x" prefix.  Returns
+ * the key and sets *cert, or NULL.
+ */
+const struct pgpk_pubkey *pgpk_keyring_find(const struct pgpk_keyring *ring,
+					    const char *select,
+					    const struct pgpk_cert **cert);
+
+/* The primary user ID of a certificate, or NULL if it has none. */
+const struct pgpk_userid *pgpk_cert_primary_uid(const struct pgpk_cert *cert);
+
+/*
+ * The key description the kernel builds (2022 patch set): primary user ID
+ * without its "(comment)" (and the space before it), a space, the last 8
+ * hex digits (uppercase) of the key ID.  Writes at most size octets,
+ * NUL-terminated; returns the length it wanted (like snprintf).
+ */
+size_t pgpk_key_description(const struct pgpk_cert *cert,
+			    const struct pgpk_pubkey *key, char *buf,
+			    size_t size);
+
+/* Name of an algorithm number (never NULL). */
+const char *pgpk_pk_algo_name(unsigned int algo);
+
+/* ---- canonical encoding (convert.c) ---- */
+
+/* Flags of pgpk_key_canonical(). */
+#define PGPK_CANON_STANDALONE	0x01	/* omit packet/user ID offsets (the
+					 * blob is used without the OpenPGP
+					 * bytes, e.g. in a preload bundle) */
+
+/*
+ * Canonical Key blob (magic included) for one RSA key of the keyring:
+ * material, offsets, subkey flag, primary user ID, expiry, flags, the
+ * primary (for a subkey) and the certification (Key.certification in
+ * proto/pgpk.proto).  -ENOPKG for non-RSA keys.  malloc()ed *blob.
+ */
+int pgpk_key_canonical(const struct pgpk_keyring *ring,
+		       const struct pgpk_cert *cert,
+		       const struct pgpk_pubkey *key, unsigned int flags,
+		       uint8_t **blob, size_t *blob_len,
+		       struct pgpk_error *err);
+
+/* ---- signatures (sig.c) ---- */
+
+/*
+ * Parse one signature packet body (RFC 9580 5.2) at `offset` of the input
+ * (for error messages).  Pointers in *sig point into body.
+ */
+int pgpk_signature_parse(const uint8_t *body, size_t len, size_t offset,
+			 struct pgpk_signature *sig, struct pgpk_error *err);
+
+/*
+ * Parse a detached signature (binary or armored, one or more signature
+ * packets), an inline signed message (one-pass signature + literal data
+ * [+ signature], possibly compressed) or a cleartext-signed message.
+ */
+int pgpk_sigset_parse(const uint8_t *in, size_t len,
+		      struct pgpk_sigset **out, struct pgpk_error *err);
+void pgpk_sigset_free(struct pgpk_sigset *set);
+
+/*
+ * Canonical Signature blob (magic included) of set->sigs[idx], with
+ * set->content when the set has content.  -ENOPKG for non-RSA.
+ */
+int pgpk_sig_canonical(const struct pgpk_sigset *set, size_t idx,
+		       uint8_t **blob, size_t *blob_len,
+		       struct pgpk_error *err);
+
+/* ---- hashing and verification helpers (cert.c), used by verify ---- */
+
+/* OpenSSL digest name for an RFC 9580 9.5 hash id, or NULL. */
+const char *pgpk_hash_name(unsigned int hash_algo);
+
+/*
+ * Verify an RSA PKCS#1 v1.5 signature over an already computed digest
+ * with key (n, e).  0 good, -EKEYREJECTED bad, -ENOPKG unknown hash.
+ */
+int pgpk_rsa_verify_digest(const struct pgpk_mpi *n, const struct pgpk_mpi *e,
+			   unsigned int hash_algo, const uint8_t *digest,
+			   size_t digest_len, const struct pgpk_mpi *s);
+
+#endif /* PGPK_OPENPGP_H */
