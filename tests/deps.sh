@@ -5,9 +5,11 @@
 PGPK_APT_BUILD="bazel-bootstrap gcc clang make libc6-dev pkg-config
 	libseccomp-dev libkeyutils-dev libprotobuf-c-dev protobuf-c-compiler
 	libssl-dev libclang-rt-14-dev"
-PGPK_APT_KERNEL="linux-image-amd64 linux-headers-amd64 sparse"
+PGPK_APT_KERNEL="linux-image-amd64 linux-headers-amd64 sparse
+	linux-source-6.1 xz-utils"
 PGPK_APT_VM="qemu-system-x86 busybox-static keyutils cpio"
-PGPK_APT_TEST="gnupg gpgv debian-keyring debian-archive-keyring"
+PGPK_APT_TEST="gnupg gpgv debian-keyring debian-archive-keyring
+	clang-format perl"
 
 pgpk_install_deps() {
 	# shellcheck disable=SC2086
