@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pgpk module internals: what its files share.
+ *
+ * pgpk_armor.c   the only code that reads untrusted OpenPGP bytes: ASCII
+ *                armor removal and the binding checks (memcmp, no parse)
+ * pgpk_upcall.c  key type "pgpk": request_key() upcall and answer cache
+ * pgpk_hash.c    fingerprints and signature digests (RFC 9580 5.2.4, 5.5.4)
+ * pgpk_key.c     canonical Key -> asymmetric key payload
+ * pgpk_parser.c  asymmetric key parser "pgpk"
+ * pgpk_verify.c  pgpk_verify_signature(), exported
+ * pgpk_test_key.c key type "pgpk_test"
+ * pgpk_main.c    trusted keyring, bundle preload, init and exit
+ */
+#ifndef _PGPK_H
+#define _PGPK_H
+
+#include <linux/key-type.h>
+#include <linux/verification.h>
+#include <crypto/public_key.h>
+#include "pgpk_canon.h"
+
+#define PGPK_KEYID_LEN		8
+#define PGPK_FPR_MAX		32	/* v6 fingerprint: SHA-256 */
+
+/* RFC 9580 5: the packet tags the binding checks look for. */
+#define PGPK_TAG_PUBLIC_KEY	6
+#define PGPK_TAG_USER_ID	13
+#define PGPK_TAG_PUBLIC_SUBKEY	14
+
+/* OpenPGP bytes as submitted, and as binary packets after dearmoring. */
+struct pgpk_input {
+	const u8 *raw;
+	size_t raw_len;
+	const u8 *bin;
+	size_t bin_len;
+	u8 *buf;		/* owns bin when the input was armored */
+};
+
+/* A key's identity, computed in the kernel from its rebuilt packet. */
+struct pgpk_key_id {
+	u8 fpr[PGPK_FPR_MAX];
+	u32 fpr_len;
+	u8 keyid[PGPK_KEYID_LEN];
+};
+
+/* A decoded upcall answer; canon points into the key's payload. */
+struct pgpk_answer {
+	struct key *key;
+	struct pgpk_canon canon;
+};
+
+/* pgpk_armor.c */
+bool pgpk_is_openpgp(const u8 *data, size_t len);
+int pgpk_input_init(struct pgpk_input *in, const u8 *data, size_t len);
+void pgpk_input_free(struct pgpk_input *in);
+int pgpk_bind_packet(const struct pgpk_input *in, u32 offset, u8 tag,
+		     const u8 *body, size_t len, const char *what);
+bool pgpk_input_contains(const struct pgpk_input *in, const u8 *needle,
+			 size_t len);
+
+/* pgpk_upcall.c */
+int pgpk_upcall(const char *kind, const struct pgpk_input *in,
+		const char *select, struct pgpk_answer *ans);
+void pgpk_answer_put(struct pgpk_answer *ans);
+int pgpk_upcall_init(void);
+void pgpk_upcall_exit(void);
+
+/* pgpk_hash.c */
+struct pgpk_digest;
+int pgpk_key_body(const struct pgpk_key_material *m, u8 **body, size_t *len);
+int pgpk_key_identify(const struct pgpk_key_material *m,
+		      struct pgpk_key_id *id);
+struct pgpk_digest *pgpk_digest_begin(const struct pgpk_sig *sig);
+int pgpk_digest_key(struct pgpk_digest *d, const struct pgpk_key_material *m);
+int pgpk_digest_user_id(struct pgpk_digest *d, const struct pgpk_bytes *uid);
+int pgpk_digest_data(struct pgpk_digest *d, const u8 *data, size_t len);
+struct public_key_signature *pgpk_digest_end(struct pgpk_digest *d);
+void pgpk_digest_abort(struct pgpk_digest *d);
+int pgpk_sig_fit(struct public_key_signature *pks, u32 size);
+int pgpk_sig_auth_ids(struct public_key_signature *pks,
+		      const struct pgpk_sig *sig);
+
+/* pgpk_key.c */
+int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,
+		  const char *select);
+int pgpk_select_parse(const char *desc, char *out, size_t size);
+
+/* pgpk_parser.c */
+int pgpk_parser_init(void);
+void pgpk_parser_exit(void);
+
+/* pgpk_verify.c */
+int pgpk_verify_signature(const void *data, size_t len,
+			  const void *raw_sig, size_t sig_len,
+			  struct key *trusted_keys,
+			  enum key_being_used_for usage,
+			  int (*view_content)(void *ctx, const void *data,
+					      size_t len, size_t asn1hdrlen),
+			  void *ctx);
+int pgpk_sig_obtain(const u8 *raw, size_t len, struct pgpk_answer *ans);
+int pgpk_sig_check(const struct pgpk_canon *c, const void *data, size_t len,
+		   struct key *keyring);
+extern struct key *pgpk_trusted_keys;
+
+/* pgpk_test_key.c */
+int pgpk_test_key_init(void);
+void pgpk_test_key_exit(void);
+
+#endif /* _PGPK_H */

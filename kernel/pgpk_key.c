@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A decoded canonical Key becomes an asymmetric key payload: the RSA
+ * public key in the DER form the kernel's RSA takes, key IDs computed
+ * here (fingerprint and key ID), a description, and asym_auth, the
+ * certification with a digest computed here, for restricted keyrings.
+ *
+ * The payload must outlive this module (asymmetric keys stay when it is
+ * unloaded), so it holds no pointer into the module: the strings
+ * public_key and public_key_signature point to live inside the same
+ * allocation, and the hash name is the kernel's own hash_algo_name[].
+ */
+#define pr_fmt(fmt) "pgpk: " fmt
+
+#include <linux/ctype.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <crypto/akcipher.h>
+#include <keys/asymmetric-subtype.h>
+#include "pgpk.h"
+
+/* RFC 9580 5.2.1: the certification types the kernel knows to hash. */
+#define PGPK_SIG_CERT_FIRST	0x10
+#define PGPK_SIG_CERT_LAST	0x13
+#define PGPK_SIG_SUBKEY_BINDING	0x18
+#define PGPK_SIG_DIRECT_KEY	0x1f
+#define PGPK_SIG_CERT_REVOKE	0x30
+
+#define PGPK_DESC_MAX		255	/* as the 2022 patch set */
+
+struct pgpk_public_key {
+	struct public_key pub;		/* first: public_key_free() frees all */
+	char id_type[sizeof("PGP")];
+	char pkey_algo[sizeof("rsa")];
+};
+
+/* X.690 8.1.3: definite length octets, short or long form. */
+static size_t pgpk_der_len_size(size_t len)
+{
+	return len < 0x80 ? 1 : len < 0x100 ? 2 : 3;
+}
+
+static u8 *pgpk_der_header(u8 *p, u8 tag, size_t len)
+{
+	*p++ = tag;
+	if (len >= 0x100) {
+		*p++ = 0x82;
+		*p++ = len >> 8;
+	} else if (len >= 0x80) {
+		*p++ = 0x81;
+	}
+	*p++ = len;
+	return p;
+}
+
+/* X.690 8.3: a non-negative INTEGER needs 0x00 before a set top bit. */
+static size_t pgpk_der_int_len(const struct pgpk_bytes *b)
+{
+	return b->len + (b->data[0] >> 7);
+}
+
+static u8 *pgpk_der_int(u8 *p, const struct pgpk_bytes *b)
+{
+	p = pgpk_der_header(p, 0x02, pgpk_der_int_len(b));
+	if (b->data[0] & 0x80)
+		*p++ = 0;
+	memcpy(p, b->data, b->len);
+	return p + b->len;
+}
+
+/*
+ * RFC 8017 A.1.1: RSAPublicKey ::= SEQUENCE { modulus INTEGER,
+ * publicExponent INTEGER }, the form crypto/rsa.c parses.  n and e are at
+ * most PGPK_MAX_MPI octets, so every length fits in two octets.
+ */
+static int pgpk_rsa_der(const struct pgpk_key_material *m, struct public_key *pub)
+{
+	size_t n = pgpk_der_int_len(&m->rsa_n), e = pgpk_der_int_len(&m->rsa_e);
+	size_t body = 1 + pgpk_der_len_size(n) + n + 1 + pgpk_der_len_size(e) + e;
+	u8 *p;
+
+	pub->keylen = 1 + pgpk_der_len_size(body) + body;
+	pub->key = kmalloc(pub->keylen, GFP_KERNEL);
+	if (!pub->key)
+		return -ENOMEM;
+	p = pgpk_der_header(pub->key, 0x30, body);
+	p = pgpk_der_int(p, &m->rsa_n);
+	pgpk_der_int(p, &m->rsa_e);
+	return 0;
+}
+
+/* Let the kernel's RSA judge the key; returns the modulus size in octets. */
+static int pgpk_rsa_check(const struct public_key *pub)
+{
+	struct crypto_akcipher *tfm;
+	int ret;
+
+	tfm = crypto_alloc_akcipher("rsa", 0, 0);
+	if (IS_ERR(tfm))
+		return -ENOPKG;
+	ret = crypto_akcipher_set_pub_key(tfm, pub->key, pub->keylen);
+	if (!ret)
+		ret = crypto_akcipher_maxsize(tfm);
+	crypto_free_akcipher(tfm);
+	if (ret < 0) {
+		pr_warn("RSA key refused by the kernel's RSA (%d)\n", ret);
+		return -ENOPKG;
+	}
+	return ret;
+}
+
+/*
+ * A description that selects a key: its key ID (16 hex digits) or
+ * fingerprint (40 for v4, 64 for v6), optionally with "0x".  Copies it in
+ * upper case to @out, the form the upcall description uses.
+ */
+int pgpk_select_parse(const char *desc, char *out, size_t size)
+{
+	size_t i, n;
+
+	if (!desc)
+		return 0;
+	if (desc[0] == '0' && (desc[1] == 'x' || desc[1] == 'X'))
+		desc += 2;
+	n = strlen(desc);
+	if ((n != 16 && n != 40 && n != 64) || n >= size)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (!isxdigit(desc[i]))
+			return 0;
+		out[i] = toupper(desc[i]);
+	}
+	out[n] = '\0';
+	return n;
+}
+
+static bool pgpk_select_match(const char *select, const struct pgpk_key_id *id)
+{
+	size_t n = strlen(select) / 2;
+	u8 want[PGPK_FPR_MAX];
+
+	if (n > sizeof(want) || hex2bin(want, select, n))
+		return false;
+	if (n == PGPK_KEYID_LEN)
+		return !memcmp(want, id->keyid, n);
+	return n == id->fpr_len && !memcmp(want, id->fpr, n);
+}
+
+/*
+ * The 2022 patch set's description: the user ID without its comment, a
+ * space, the last 8 hex digits of the key ID.  Without a user ID (a
+ * subkey): "PGP key" or "PGP subkey" and the whole key ID.
+ */
+static char *pgpk_describe(const struct pgpk_key *k,
+			   const struct pgpk_key_id *id)
+{
+	const char *uid = (const char *)k->user_id.data;
+	size_t i, len = k->user_id.len;
+	const char *paren;
+	char *desc;
+
+	paren = len ? memchr(uid, '(', len) : NULL;
+	if (paren)
+		len = paren - uid;
+	while (len && uid[len - 1] == ' ')
+		len--;
+	if (!len)
+		return kasprintf(GFP_KERNEL, "PGP %s %*phN",
+				 k->subkey ? "subkey" : "key",
+				 PGPK_KEYID_LEN, id->keyid);
+
+	len = min_t(size_t, len, PGPK_DESC_MAX - 9);
+	desc = kasprintf(GFP_KERNEL, "%.*s %*phN", (int)len, uid, 4,
+			 id->keyid + PGPK_KEYID_LEN - 4);
+	/* /proc/keys prints one key per line: no control characters. */
+	for (i = 0; desc && i < len; i++)
+		if (iscntrl(desc[i]))
+			desc[i] = '?';
+	return desc;
+}
+
+/*
+ * RFC 9580 5.2.4: what a certification hashes: a user ID certification
+ * (0x10..0x13, revocation 0x30) the key and the user ID, a subkey binding
+ * (0x18) the primary key and the subkey, a direct key signature (0x1f)
+ * the key alone.
+ */
+static int pgpk_cert_hash(struct pgpk_digest *d, const struct pgpk_key *k)
+{
+	u32 type = k->certification.type;
+	int ret;
+
+	if (k->subkey) {
+		if (type != PGPK_SIG_SUBKEY_BINDING ||
+		    !PGPK_HAS(k, PGPK_KEY_PRIMARY))
+			goto error_type;
+		return pgpk_digest_key(d, &k->primary) ?:
+		       pgpk_digest_key(d, &k->material);
+	}
+	ret = pgpk_digest_key(d, &k->material);
+	if (ret || type == PGPK_SIG_DIRECT_KEY)
+		return ret;
+	if (((type >= PGPK_SIG_CERT_FIRST && type <= PGPK_SIG_CERT_LAST) ||
+	     type == PGPK_SIG_CERT_REVOKE) && PGPK_HAS(k, PGPK_KEY_USER_ID))
+		return pgpk_digest_user_id(d, &k->user_id);
+error_type:
+	pr_warn("certification type 0x%02x does not fit this %s\n", type,
+		k->subkey ? "subkey" : "key");
+	return -EBADMSG;
+}
+
+/*
+ * asym_auth: the certification, verified later by restrict.c against the
+ * certifier's key.  A self-signature is fitted to this key's modulus; a
+ * third-party one to the next multiple of 8 octets (all common RSA sizes
+ * are), as the certifier's size is unknown here.
+ */
+static struct public_key_signature *
+pgpk_certification(const struct pgpk_key *k, const struct pgpk_key_id *id,
+		   u32 modulus)
+{
+	const struct pgpk_sig *sig = &k->certification;
+	struct public_key_signature *pks;
+	struct pgpk_digest *d;
+	bool self;
+	int ret;
+
+	d = pgpk_digest_begin(sig);
+	if (IS_ERR(d))
+		return ERR_CAST(d);
+	ret = pgpk_cert_hash(d, k);
+	if (ret) {
+		pgpk_digest_abort(d);
+		return ERR_PTR(ret);
+	}
+	pks = pgpk_digest_end(d);
+	if (IS_ERR(pks)) {
+		pr_warn("certification of key %*phN: bad digest\n",
+			PGPK_KEYID_LEN, id->keyid);
+		return pks;
+	}
+	ret = pgpk_sig_auth_ids(pks, sig);
+	if (ret)
+		goto error_free_pks;
+	self = !k->subkey && pks->auth_ids[1] &&
+	       !memcmp(pks->auth_ids[1]->data, id->keyid, PGPK_KEYID_LEN);
+	ret = pgpk_sig_fit(pks, self ? modulus : round_up(pks->s_size, 8));
+	if (ret)
+		goto error_free_pks;
+	return pks;
+
+error_free_pks:
+	public_key_signature_free(pks);
+	return ERR_PTR(ret);
+}
+
+static struct asymmetric_key_ids *pgpk_key_ids(const struct pgpk_key_id *id)
+{
+	struct asymmetric_key_ids *kids;
+	struct asymmetric_key_id *kid;
+
+	kids = kzalloc(sizeof(*kids), GFP_KERNEL);
+	if (!kids)
+		return ERR_PTR(-ENOMEM);
+	kid = asymmetric_key_generate_id(id->fpr, id->fpr_len, NULL, 0);
+	if (IS_ERR(kid))
+		goto error_free_kids;
+	kids->id[0] = kid;
+	kid = asymmetric_key_generate_id(id->keyid, PGPK_KEYID_LEN, NULL, 0);
+	if (IS_ERR(kid))
+		goto error_free_kids;
+	kids->id[1] = kid;
+	return kids;
+
+error_free_kids:
+	kfree(kids->id[0]);
+	kfree(kids);
+	return ERR_CAST(kid);
+}
+
+/**
+ * pgpk_key_load - fill an asymmetric key payload from a canonical Key
+ * @prep: the payload being prepared
+ * @k: the decoded (and, for OpenPGP input, bound) Key
+ * @select: a key ID or fingerprint (upper-case hex) @k must have, or NULL
+ *
+ * Return: 0, -ENOKEY if @k is not the selected key, -ENOPKG if the kernel
+ * cannot use it, -EBADMSG or -EKEYREJECTED for a bad certification.
+ */
+int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,
+		  const char *select)
+{
+	struct public_key_signature *auth = NULL;
+	struct asymmetric_key_ids *kids;
+	struct pgpk_public_key *pk;
+	struct pgpk_key_id id;
+	int modulus, ret;
+
+	ret = pgpk_key_identify(&k->material, &id);
+	if (ret)
+		return ret;
+	if (select && !pgpk_select_match(select, &id)) {
+		pr_warn("key %*phN is not the selected %s\n",
+			(int)id.fpr_len, id.fpr, select);
+		return -ENOKEY;
+	}
+
+	pk = kzalloc(sizeof(*pk), GFP_KERNEL);
+	if (!pk)
+		return -ENOMEM;
+	strscpy(pk->id_type, "PGP", sizeof(pk->id_type));
+	strscpy(pk->pkey_algo, "rsa", sizeof(pk->pkey_algo));
+	pk->pub.id_type = pk->id_type;
+	pk->pub.pkey_algo = pk->pkey_algo;
+	ret = pgpk_rsa_der(&k->material, &pk->pub);
+	if (ret)
+		goto error_free_pub;
+	modulus = pgpk_rsa_check(&pk->pub);
+	if (modulus < 0) {
+		ret = modulus;
+		goto error_free_pub;
+	}
+
+	kids = pgpk_key_ids(&id);
+	if (IS_ERR(kids)) {
+		ret = PTR_ERR(kids);
+		goto error_free_pub;
+	}
+	if (PGPK_HAS(k, PGPK_KEY_CERTIFICATION)) {
+		auth = pgpk_certification(k, &id, modulus);
+		if (IS_ERR(auth)) {
+			ret = PTR_ERR(auth);
+			goto error_free_kids;
+		}
+	}
+	if (!prep->orig_description) {
+		ret = -ENOMEM;
+		prep->description = pgpk_describe(k, &id);
+		if (!prep->description)
+			goto error_free_auth;
+	}
+	if (k->expires)
+		prep->expiry = min_t(u64, k->expires, TIME64_MAX);
+
+	__module_get(public_key_subtype.owner);
+	prep->payload.data[asym_subtype] = &public_key_subtype;
+	prep->payload.data[asym_key_ids] = kids;
+	prep->payload.data[asym_crypto] = &pk->pub;
+	prep->payload.data[asym_auth] = auth;
+	prep->quotalen = 100;
+	pr_debug("key %*phN loaded\n", (int)id.fpr_len, id.fpr);
+	return 0;
+
+error_free_auth:
+	public_key_signature_free(auth);
+error_free_kids:
+	kfree(kids->id[0]);
+	kfree(kids->id[1]);
+	kfree(kids);
+error_free_pub:
+	public_key_free(&pk->pub);
+	return ret;
+}

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Key type "pgpk": the upcall that asks pgpk-helper to convert OpenPGP
+ * bytes to the canonical encoding, and the module's cache of answers.
+ *
+ * request_key_with_auxdata() searches the caller's keyrings and links
+ * what it constructs into the caller's default keyring.  The request is
+ * therefore made with credentials whose thread keyring is the module's
+ * cache keyring: the cache is searched first, every answer (positive, or
+ * negative with the helper's timeout) is linked there, and one upcall
+ * serves every caller whatever its session, until the answer times out.
+ *
+ * Like dns_resolver, the kernel re-validates what its own helper said:
+ * the payload is strictly decoded here and again by its reader.
+ */
+#define pr_fmt(fmt) "pgpk: " fmt
+
+#include <linux/ctype.h>
+#include <linux/cred.h>
+#include <linux/key-type.h>
+#include <linux/keyctl.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
+#include <crypto/sha2.h>
+#include "pgpk.h"
+
+#define PGPK_HASH_HEX	(SHA256_DIGEST_SIZE * 2)
+#define PGPK_PREFIX_LEN	4	/* "key:" or "sig:" */
+
+static unsigned int pgpk_cache_ttl = 600;
+module_param_named(cache_ttl, pgpk_cache_ttl, uint, 0644);
+MODULE_PARM_DESC(cache_ttl,
+		 "Seconds a positive upcall answer stays cached (default 600)");
+
+static struct key *pgpk_cache;
+
+struct pgpk_payload {
+	size_t len;
+	u8 data[];
+};
+
+/* The upcall contract: "key:<sha256>[:<select>]" or "sig:<sha256>". */
+static int pgpk_upcall_vet_description(const char *desc)
+{
+	const char *sel = desc + PGPK_PREFIX_LEN + PGPK_HASH_HEX;
+	char norm[PGPK_FPR_MAX * 2 + 1];
+	bool key = !strncmp(desc, "key:", PGPK_PREFIX_LEN);
+	size_t i;
+
+	if (!key && strncmp(desc, "sig:", PGPK_PREFIX_LEN))
+		return -EINVAL;
+	for (i = PGPK_PREFIX_LEN; i < PGPK_PREFIX_LEN + PGPK_HASH_HEX; i++)
+		if (!isdigit(desc[i]) && (desc[i] < 'a' || desc[i] > 'f'))
+			return -EINVAL;
+	if (!*sel)
+		return 0;
+	if (!key || *sel++ != ':' ||
+	    pgpk_select_parse(sel, norm, sizeof(norm)) != strlen(sel) ||
+	    strcmp(sel, norm))
+		return -EINVAL;
+	return 0;
+}
+
+/* Never cache what the kernel would refuse to read. */
+static int pgpk_upcall_preparse(struct key_preparsed_payload *prep)
+{
+	struct pgpk_canon_error err;
+	struct pgpk_payload *p;
+	struct pgpk_canon c;
+	int ret;
+
+	if (!prep->data || !prep->datalen || prep->datalen > PGPK_MAX_BLOB)
+		return -EINVAL;
+	ret = pgpk_canon_decode(prep->data, prep->datalen, &c, &err);
+	if (ret) {
+		pr_warn("helper answer refused: %s at offset %u, field %u\n",
+			pgpk_canon_reason_str(err.reason), err.offset,
+			err.field);
+		return ret;
+	}
+	p = kvmalloc(sizeof(*p) + prep->datalen, GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	p->len = prep->datalen;
+	memcpy(p->data, prep->data, prep->datalen);
+	prep->payload.data[0] = p;
+	prep->quotalen = prep->datalen;
+	return 0;
+}
+
+static void pgpk_upcall_free_preparse(struct key_preparsed_payload *prep)
+{
+	kvfree(prep->payload.data[0]);
+}
+
+/* Only the helper answers, through request_key(); add_key() may not. */
+static int pgpk_upcall_instantiate(struct key *key,
+				   struct key_preparsed_payload *prep)
+{
+	if (!test_bit(KEY_FLAG_USER_CONSTRUCT, &key->flags))
+		return -EPERM;
+	return generic_key_instantiate(key, prep);
+}
+
+static void pgpk_upcall_destroy(struct key *key)
+{
+	kvfree(key->payload.data[0]);
+}
+
+static void pgpk_upcall_describe(const struct key *key, struct seq_file *m)
+{
+	const struct pgpk_payload *p = key->payload.data[0];
+
+	seq_puts(m, key->description);
+	if (key_is_positive(key))
+		seq_printf(m, ": %zu", p->len);
+}
+
+static long pgpk_upcall_read(const struct key *key, char *buffer,
+			     size_t buflen)
+{
+	const struct pgpk_payload *p = key->payload.data[0];
+
+	if (buffer && buflen)
+		memcpy(buffer, p->data, min(buflen, p->len));
+	return p->len;
+}
+
+static struct key_type pgpk_key_type_upcall = {
+	.name			= "pgpk",
+	.vet_description	= pgpk_upcall_vet_description,
+	.preparse		= pgpk_upcall_preparse,
+	.free_preparse		= pgpk_upcall_free_preparse,
+	.instantiate		= pgpk_upcall_instantiate,
+	.destroy		= pgpk_upcall_destroy,
+	.describe		= pgpk_upcall_describe,
+	.read			= pgpk_upcall_read,
+};
+
+/* request_key() with the cache as the thread keyring: see the top. */
+static struct key *pgpk_request(const char *desc, const struct pgpk_input *in)
+{
+	const struct cred *saved;
+	struct cred *cred;
+	struct key *key;
+
+	cred = prepare_creds();
+	if (!cred)
+		return ERR_PTR(-ENOMEM);
+	key_put(cred->thread_keyring);
+	cred->thread_keyring = key_get(pgpk_cache);
+	cred->jit_keyring = KEY_REQKEY_DEFL_THREAD_KEYRING;
+	saved = override_creds(cred);
+	key = request_key_with_auxdata(&pgpk_key_type_upcall, desc, NULL,
+				       in->raw, in->raw_len, NULL);
+	revert_creds(saved);
+	put_cred(cred);
+	return key;
+}
+
+/**
+ * pgpk_upcall - get the canonical form of OpenPGP bytes from the helper
+ * @kind: "key" or "sig"
+ * @in: the bytes as submitted (the callout data)
+ * @select: for "key": the subkey to select (upper-case hex), or NULL
+ * @ans: the strictly decoded answer; release with pgpk_answer_put()
+ *
+ * Return: 0, the helper's rejection errno, or -EBADMSG for an answer that
+ * is not canonical.
+ */
+int pgpk_upcall(const char *kind, const struct pgpk_input *in,
+		const char *select, struct pgpk_answer *ans)
+{
+	struct pgpk_canon_error err;
+	u8 hash[SHA256_DIGEST_SIZE];
+	const struct pgpk_payload *p;
+	struct key *key;
+	char *desc;
+	int ret;
+
+	sha256(in->raw, in->raw_len, hash);
+	desc = kasprintf(GFP_KERNEL, "%s:%*phN%s%s", kind,
+			 SHA256_DIGEST_SIZE, hash, select ? ":" : "",
+			 select ?: "");
+	if (!desc)
+		return -ENOMEM;
+	key = pgpk_request(desc, in);
+	if (IS_ERR(key)) {
+		ret = PTR_ERR(key);
+		pr_info("upcall %s refused: %d\n", desc, ret);
+		goto error_free_desc;
+	}
+	if (!READ_ONCE(key->expiry) && pgpk_cache_ttl)
+		key_set_timeout(key, pgpk_cache_ttl);
+
+	p = key->payload.data[0];
+	ret = pgpk_canon_decode(p->data, p->len, &ans->canon, &err);
+	if (ret) {
+		pr_warn("upcall %s: answer refused: %s at offset %u\n", desc,
+			pgpk_canon_reason_str(err.reason), err.offset);
+		key_put(key);
+		goto error_free_desc;
+	}
+	ans->key = key;
+error_free_desc:
+	kfree(desc);
+	return ret;
+}
+
+void pgpk_answer_put(struct pgpk_answer *ans)
+{
+	key_put(ans->key);
+	ans->key = NULL;
+}
+
+int pgpk_upcall_init(void)
+{
+	int ret;
+
+	ret = register_key_type(&pgpk_key_type_upcall);
+	if (ret)
+		return ret;
+	pgpk_cache = keyring_alloc(".pgpk_cache", GLOBAL_ROOT_UID,
+				   GLOBAL_ROOT_GID, current_cred(),
+				   (KEY_POS_ALL & ~KEY_POS_SETATTR) |
+				   KEY_USR_VIEW | KEY_USR_READ | KEY_USR_WRITE,
+				   KEY_ALLOC_NOT_IN_QUOTA, NULL, NULL);
+	if (IS_ERR(pgpk_cache)) {
+		unregister_key_type(&pgpk_key_type_upcall);
+		return PTR_ERR(pgpk_cache);
+	}
+	return 0;
+}
+
+void pgpk_upcall_exit(void)
+{
+	key_revoke(pgpk_cache);
+	key_put(pgpk_cache);
+	unregister_key_type(&pgpk_key_type_upcall);
+}

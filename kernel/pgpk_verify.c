@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pgpk_verify_signature(): the OpenPGP counterpart of
+ * verify_pkcs7_signature() for kernel users (IMA, fs-verity), as the 2022
+ * verify_pgp_signature() was.
+ *
+ * The kernel hashes the data and the trailer it rebuilt from canonical
+ * fields, checks the quick check, finds the key by issuer fingerprint or
+ * key ID, and lets public_key_verify_signature() check the RSA value.
+ *
+ * Keyrings: the kernel's builtin, secondary and platform keyrings are not
+ * exported to modules in 6.1, and they hold X.509 keys only.  NULL and
+ * VERIFY_USE_SECONDARY_KEYRING therefore mean this module's trusted
+ * keyring ".pgpk" (the preloaded keys); VERIFY_USE_PLATFORM_KEYRING fails
+ * with -ENOKEY, as verify_pkcs7_signature() does without that keyring.
+ */
+#define pr_fmt(fmt) "pgpk: " fmt
+
+#include <linux/module.h>
+#include <linux/timekeeping.h>
+#include <keys/asymmetric-type.h>
+#include "pgpk.h"
+
+#define PGPK_SIG_DOCUMENT_LAST	0x01	/* RFC 9580 5.2.1: binary, text */
+
+/**
+ * pgpk_sig_obtain - decode a signature, canonical or OpenPGP
+ * @raw: the signature as given
+ * @len: its length
+ * @ans: the decoded signature; release with pgpk_answer_put()
+ *
+ * OpenPGP goes through the upcall; the answer is bound to the submitted
+ * bytes by its RSA value, which must occur in them (RFC 9580 5.2.3.1: the
+ * value is stored verbatim).  Combined with the verification, the
+ * content is the one that signature signs.
+ */
+int pgpk_sig_obtain(const u8 *raw, size_t len, struct pgpk_answer *ans)
+{
+	struct pgpk_canon_error err;
+	struct pgpk_input in;
+	int ret;
+
+	ans->key = NULL;
+	if (pgpk_canon_is_canonical(raw, len)) {
+		ret = pgpk_canon_decode(raw, len, &ans->canon, &err);
+		if (ret)
+			pr_warn("canonical signature refused: %s at offset %u\n",
+				pgpk_canon_reason_str(err.reason), err.offset);
+	} else if (len && pgpk_is_openpgp(raw, len)) {
+		ret = pgpk_input_init(&in, raw, len);
+		if (ret)
+			return ret;
+		ret = pgpk_upcall("sig", &in, NULL, ans);
+		if (!ret && PGPK_HAS(&ans->canon, PGPK_CANON_SIGNATURE) &&
+		    !pgpk_input_contains(&in, ans->canon.sig.rsa_s.data,
+					 ans->canon.sig.rsa_s.len)) {
+			pr_warn("binding: signature value not in the submitted bytes\n");
+			ret = -EKEYREJECTED;
+		}
+		pgpk_input_free(&in);
+	} else {
+		ret = -EBADMSG;
+	}
+	if (!ret && !PGPK_HAS(&ans->canon, PGPK_CANON_SIGNATURE)) {
+		pr_warn("a key was given where a signature was expected\n");
+		ret = -EBADMSG;
+	}
+	if (ret)
+		pgpk_answer_put(ans);
+	return ret;
+}
+
+/* Find the issuer: by fingerprint exactly, else by key ID. */
+static struct key *pgpk_find_issuer(struct key *keyring,
+				    const struct public_key_signature *pks)
+{
+	if (pks->auth_ids[0])
+		return find_asymmetric_key(keyring, pks->auth_ids[0], NULL,
+					   NULL, false);
+	if (pks->auth_ids[1])
+		return find_asymmetric_key(keyring, NULL, pks->auth_ids[1],
+					   NULL, true);
+	pr_warn("signature names no issuer\n");
+	return ERR_PTR(-ENOKEY);
+}
+
+/* Verify @pks with @key, the RSA value fitted to the key's modulus. */
+static int pgpk_verify_with(struct key *key, struct public_key_signature *pks)
+{
+	struct kernel_pkey_params params = {
+		.key		= key,
+		.encoding	= pks->encoding,
+		.hash_algo	= pks->hash_algo,
+	};
+	struct kernel_pkey_query info;
+	int ret;
+
+	ret = query_asymmetric_key(&params, &info);
+	if (!ret)
+		ret = pgpk_sig_fit(pks, info.max_sig_size);
+	if (!ret)
+		ret = verify_signature(key, pks);
+	/* pkcs1pad reports a bad RSA value as malformed padding */
+	if (ret == -EBADMSG || ret == -EINVAL)
+		ret = -EKEYREJECTED;
+	return ret;
+}
+
+/**
+ * pgpk_sig_check - verify a decoded signature over data
+ * @c: decoded canonical blob holding a signature
+ * @data: the signed data
+ * @len: its length
+ * @keyring: where to find the issuer
+ *
+ * Return: 0, -ENOPKG unsupported algorithm, -EKEYREJECTED bad signature
+ * or not a document signature, -ENOKEY no issuer key, -EKEYEXPIRED
+ * expired signature or key.
+ */
+int pgpk_sig_check(const struct pgpk_canon *c, const void *data, size_t len,
+		   struct key *keyring)
+{
+	const struct pgpk_sig *sig = &c->sig;
+	struct public_key_signature *pks;
+	struct pgpk_digest *d;
+	struct key *key;
+	int ret;
+
+	if (sig->type > PGPK_SIG_DOCUMENT_LAST) {
+		pr_warn("signature type 0x%02x does not sign a document\n",
+			sig->type);
+		return -EKEYREJECTED;
+	}
+	if (sig->expires && sig->expires <= ktime_get_real_seconds()) {
+		pr_warn("signature expired at %llu\n", sig->expires);
+		return -EKEYEXPIRED;
+	}
+	d = pgpk_digest_begin(sig);
+	if (IS_ERR(d))
+		return PTR_ERR(d);
+	ret = pgpk_digest_data(d, data, len);
+	if (ret) {
+		pgpk_digest_abort(d);
+		return ret;
+	}
+	pks = pgpk_digest_end(d);
+	if (IS_ERR(pks))
+		return PTR_ERR(pks);
+	ret = pgpk_sig_auth_ids(pks, sig);
+	if (ret)
+		goto error_free_pks;
+
+	key = pgpk_find_issuer(keyring, pks);
+	if (IS_ERR(key)) {
+		ret = PTR_ERR(key);
+		goto error_free_pks;
+	}
+	ret = pgpk_verify_with(key, pks);
+	if (ret)
+		pr_warn("signature by key %x refused: %d\n", key_serial(key),
+			ret);
+	key_put(key);
+error_free_pks:
+	public_key_signature_free(pks);
+	return ret;
+}
+
+/**
+ * pgpk_verify_signature - verify an OpenPGP signature on data
+ * @data: the signed data, or NULL to verify the content the signature
+ *	carries (an inline or cleartext signed message)
+ * @len: size of @data
+ * @raw_sig: the signature: canonical blob, or OpenPGP binary or armored
+ * @sig_len: size of @raw_sig
+ * @trusted_keys: keyring to find the key in; NULL or
+ *	VERIFY_USE_SECONDARY_KEYRING for the module's ".pgpk" keyring
+ * @usage: the use to which the key is being put
+ * @view_content: if not NULL, called with the verified data
+ * @ctx: context for @view_content
+ *
+ * Return: 0, or -EBADMSG malformed, -ENOPKG unsupported, -ENOKEY no key,
+ * -EKEYREJECTED bad signature, -EKEYEXPIRED expired, -EINVAL misuse.
+ */
+int pgpk_verify_signature(const void *data, size_t len,
+			  const void *raw_sig, size_t sig_len,
+			  struct key *trusted_keys,
+			  enum key_being_used_for usage,
+			  int (*view_content)(void *ctx, const void *data,
+					      size_t len, size_t asn1hdrlen),
+			  void *ctx)
+{
+	struct pgpk_answer ans;
+	int ret;
+
+	if (usage >= NR__KEY_BEING_USED_FOR)
+		return -EINVAL;
+	if (!trusted_keys || trusted_keys == VERIFY_USE_SECONDARY_KEYRING)
+		trusted_keys = pgpk_trusted_keys;
+	else if (trusted_keys == VERIFY_USE_PLATFORM_KEYRING)
+		return -ENOKEY;
+
+	ret = pgpk_sig_obtain(raw_sig, sig_len, &ans);
+	if (ret)
+		return ret;
+	ret = -EINVAL;
+	if (PGPK_HAS(&ans.canon, PGPK_CANON_CONTENT) == !!data) {
+		pr_warn("signed data must come either with the signature or from the caller\n");
+		goto error_put_answer;
+	}
+	if (!data) {
+		data = ans.canon.content.data;
+		len = ans.canon.content.len;
+	}
+	ret = pgpk_sig_check(&ans.canon, data, len, trusted_keys);
+	if (!ret && view_content)
+		ret = view_content(ctx, data, len, 0);
+error_put_answer:
+	pgpk_answer_put(&ans);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(pgpk_verify_signature);
