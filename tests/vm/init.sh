@@ -38,6 +38,8 @@ default_timeout=$(pgpk_arg pgpk.timeout 60)
 uptime() {
 	cut -d ' ' -f 1 /proc/uptime
 }
+# (A newline first: the firmware leaves the cursor mid-line.)
+echo
 echo "PGPK-VM-START kernel=$(uname -r) mode=$mode uptime=$(uptime)"
 
 # The helper logs through syslog(3) when it is not on a terminal; keep

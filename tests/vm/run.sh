@@ -110,14 +110,16 @@ if [ -f "$root/kernel/Kbuild" ] || [ -f "$root/kernel/Makefile" ]; then
 		(cd "$root/kernel" && find . -maxdepth 1 -type f \
 			\( -name '*.c' -o -name '*.h' -o -name Kbuild \
 			-o -name Makefile \) -exec cp {} "$kb/" \;)
-		log "make -C $kdir M=$kb modules"
-		if ! make -C "$kdir" M="$kb" modules >"$out/module-build.log" \
+		# kernel/Makefile's default target runs Kbuild:
+		# make -C $KDIR M=$PWD modules.
+		log "make -C kernel KDIR=$kdir (in a copy: $kb)"
+		if ! make -C "$kb" KDIR="$kdir" >"$out/module-build.log" \
 			2>&1; then
 			log "module build failed: see $out/module-build.log"
 		fi
 	fi
 	[ -f "$kb/pgpk.ko" ] && ko=$kb/pgpk.ko
-	[ -n "$ko" ] || status_note module "make -C $kdir M=... modules \
+	[ -n "$ko" ] || status_note module "make -C kernel KDIR=$kdir \
 failed: $(grep -m 1 -E 'error|Error' "$out/module-build.log" 2>/dev/null ||
 		echo 'no pgpk.ko produced')"
 else

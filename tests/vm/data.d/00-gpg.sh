@@ -13,8 +13,9 @@
 # Files per key K: K.pgp (binary transferable public key), K.asc
 # (armored), K.fpr (fingerprint, uppercase hex), K.keyid (key ID).
 # Messages: msg.txt, and per key K: msg.txt.K.sig (detached, binary),
-# msg.txt.K.asc (detached, armored), msg.K.gpg (attached, binary),
-# msg.K.clear (cleartext signed); msg-tampered.txt (msg.txt with one
+# msg.txt.K.asc (detached, armored), msg.K.gpg (attached, binary, not
+# compressed), msg.K.zlib.gpg (the same, compressed), msg.K.clear
+# (cleartext signed); msg-tampered.txt (msg.txt with one
 # byte changed: every signature above is invalid for it).
 # Real-world keys: debian-archive-key.pgp (Debian 12 archive automatic
 # signing key, RSA 4096 + subkey), debian-release-key.pgp (Debian 11
@@ -38,6 +39,17 @@ make_key() {
 		"${gpg[@]}" --quick-generate-key "$uid" "$algo" sign never
 	fi
 	echo "$uid"
+}
+
+# tamper IN OUT: OUT is IN with "signed for" -> "signed fOr", in place.
+tamper() {
+	local off
+	off=$(grep -obUa 'signed for' "$1" | head -n 1 | cut -d : -f 1)
+	[ -n "$off" ] || { echo "tamper: no 'signed for' in $1" >&2; return 1; }
+	cp "$1" "$2"
+	printf 'signed fOr' | dd of="$2" bs=1 seek="$off" conv=notrunc \
+		status=none
+	! cmp -s "$1" "$2"
 }
 
 if [ ! -f "$GNUPGHOME/.pgpk-keys-done" ]; then
@@ -77,12 +89,23 @@ for k in rsa2048:SHA256 rsa3072:SHA512; do
 	"${sign[@]}" --detach-sign -o "$out/msg.txt.$name.sig" "$out/msg.txt"
 	"${sign[@]}" --armor --detach-sign -o "$out/msg.txt.$name.asc" \
 		"$out/msg.txt"
-	"${sign[@]}" --sign -o "$out/msg.$name.gpg" "$out/msg.txt"
+	# Inline-signed messages are stored, not compressed: the kernel
+	# hashes the literal data itself and never inflates anything.
+	"${sign[@]}" --compress-algo none --sign -o "$out/msg.$name.gpg" \
+		"$out/msg.txt"
+	"${sign[@]}" --compress-algo zlib --sign -o "$out/msg.$name.zlib.gpg" \
+		"$out/msg.txt"
 	"${sign[@]}" --clearsign -o "$out/msg.$name.clear" "$out/msg.txt"
 	note "msg.txt.$name.sig" "detached $digest signature by $name, binary"
 	note "msg.txt.$name.asc" "detached $digest signature by $name, armored"
-	note "msg.$name.gpg" "msg.txt signed by $name, attached"
+	note "msg.$name.gpg" "msg.txt signed by $name, attached, stored"
+	note "msg.$name.zlib.gpg" "msg.txt signed by $name, attached, zlib"
 	note "msg.$name.clear" "msg.txt cleartext-signed by $name"
+	# The same signed messages with one byte of the content changed.
+	tamper "$out/msg.$name.gpg" "$out/msg.$name.tampered.gpg"
+	tamper "$out/msg.$name.clear" "$out/msg.$name.tampered.clear"
+	note "msg.$name.tampered.gpg" "msg.$name.gpg, one content byte changed"
+	note "msg.$name.tampered.clear" "msg.$name.clear, one content byte changed"
 done
 
 # The rsa2048 signing subkey and a signature made with it.

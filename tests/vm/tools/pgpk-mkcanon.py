@@ -1,0 +1,286 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Test-only OpenPGP -> pgpk canonical converter (host side).
+
+Independent of helper/ on purpose: the VM cases use it to make canonical
+blobs (also deliberately wrong ones, for the lying-helper and bad-input
+cases) without trusting the code under test.  Handles what the tests
+feed it (RSA v4 keys and signatures from gpg), nothing more.
+
+usage: pgpk-mkcanon.py key FILE [SELECT] [--no-offsets] [--no-cert]
+       pgpk-mkcanon.py sig FILE
+Writes the canonical blob (magic included) to stdout.
+"""
+import base64
+import re
+import sys
+
+MAGIC = b"\x7fPGK\x01"
+
+
+def varint(v):
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        if v:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def f_varint(num, v):
+    return varint(num << 3) + varint(v)
+
+
+def f_bytes(num, b):
+    return varint(num << 3 | 2) + varint(len(b)) + b
+
+
+def dearmor(data):
+    text = data.decode("ascii", "replace")
+    content = None
+    if text.lstrip().startswith("-----BEGIN PGP SIGNED MESSAGE-----"):
+        head, _, rest = text.partition("\n-----BEGIN PGP SIGNATURE-----")
+        body = head.split("\n\n", 1)[1] if "\n\n" in head else ""
+        lines = body.split("\n")
+        if lines and lines[-1] == "":
+            lines = lines[:-1]
+        out = []
+        for line in lines:
+            line = line.rstrip("\r")
+            if line.startswith("- "):
+                line = line[2:]
+            out.append(line.rstrip(" \t"))
+        content = "\r\n".join(out).encode()
+        text = "-----BEGIN PGP SIGNATURE-----" + rest
+    lines = text.strip().split("\n")
+    i = 1
+    while lines[i].strip():
+        i += 1
+    b64 = ""
+    for line in lines[i + 1:]:
+        if line.startswith("=") or line.startswith("-"):
+            break
+        b64 += line.strip()
+    return base64.b64decode(b64), content
+
+
+def packets(buf):
+    """Yield (tag, body_offset, body) for every packet; partial lengths joined."""
+    p = 0
+    while p < len(buf):
+        h = buf[p]
+        assert h & 0x80, "not a packet at %d" % p
+        if h & 0x40:
+            tag = h & 0x3F
+            p += 1
+            body = b""
+            off = None
+            while True:
+                l0 = buf[p]
+                if l0 < 192:
+                    n, p = l0, p + 1
+                    partial = False
+                elif l0 < 224:
+                    n, p = ((l0 - 192) << 8) + buf[p + 1] + 192, p + 2
+                    partial = False
+                elif l0 == 255:
+                    n, p = int.from_bytes(buf[p + 1:p + 5], "big"), p + 5
+                    partial = False
+                else:
+                    n, p = 1 << (l0 & 0x1F), p + 1
+                    partial = True
+                if off is None:
+                    off = p
+                body += buf[p:p + n]
+                p += n
+                if not partial:
+                    break
+        else:
+            tag = (h >> 2) & 0xF
+            lt = h & 3
+            nl = [1, 2, 4, 0][lt]
+            n = int.from_bytes(buf[p + 1:p + 1 + nl], "big")
+            if lt == 3:
+                n = len(buf) - p - 1
+            off = p + 1 + nl
+            body = buf[off:off + n]
+            p = off + n
+        yield tag, off, body
+
+
+def mpi(b, p):
+    bits = int.from_bytes(b[p:p + 2], "big")
+    n = (bits + 7) // 8
+    return b[p + 2:p + 2 + n], p + 2 + n
+
+
+def key_material(body):
+    ver, created, algo = body[0], int.from_bytes(body[1:5], "big"), body[5]
+    p = 6 + (4 if ver == 6 else 0)
+    n, p = mpi(body, p)
+    e, p = mpi(body, p)
+    return ver, (f_varint(1, ver) + f_varint(2, created) + f_varint(3, algo)
+                 + f_bytes(4, n) + f_bytes(5, e))
+
+
+def subpackets(area):
+    p = 0
+    while p < len(area):
+        l0 = area[p]
+        if l0 < 192:
+            n, p = l0, p + 1
+        elif l0 < 255:
+            n, p = ((l0 - 192) << 8) + area[p + 1] + 192, p + 2
+        else:
+            n, p = int.from_bytes(area[p + 1:p + 5], "big"), p + 5
+        yield area[p] & 0x7F, area[p + 1:p + n]
+        p += n
+
+
+def signature(body):
+    """Return (canonical Signature bytes, info dict)."""
+    ver = body[0]
+    info = {}
+    if ver == 3:
+        typ, created = body[2], int.from_bytes(body[3:7], "big")
+        keyid, pka, ha = body[7:15], body[15], body[16]
+        quick = body[17:19]
+        s, _ = mpi(body, 19)
+        hashed = None
+        info["issuer_key_id"] = keyid
+        fpr = None
+        expires = 0
+    else:
+        typ, pka, ha = body[1], body[2], body[3]
+        hl = int.from_bytes(body[4:6], "big")
+        hashed = body[6:6 + hl]
+        p = 6 + hl
+        ul = int.from_bytes(body[p:p + 2], "big")
+        unhashed = body[p + 2:p + 2 + ul]
+        p += 2 + ul
+        quick = body[p:p + 2]
+        s, _ = mpi(body, p + 2)
+        created, expires, keyid, fpr = 0, 0, None, None
+        for area in (hashed, unhashed):
+            for t, d in subpackets(area):
+                if t == 2 and area is hashed:
+                    created = int.from_bytes(d, "big")
+                elif t == 3 and area is hashed:
+                    expires = int.from_bytes(d, "big")
+                elif t == 9 and area is hashed:
+                    info["key_expires"] = int.from_bytes(d, "big")
+                elif t == 27 and area is hashed:
+                    info["key_flags"] = d[0]
+                elif t == 16:
+                    keyid = d
+                elif t == 33:
+                    fpr = d[1:]
+        if expires:
+            expires += created
+    info["issuer_key_id"] = keyid
+    info["issuer_fpr"] = fpr
+    info["type"] = typ
+    out = (f_varint(1, ver) + f_varint(2, typ) + f_varint(3, pka)
+           + f_varint(4, ha) + f_varint(5, created))
+    if expires:
+        out += f_varint(6, expires)
+    if hashed is not None:
+        out += f_bytes(7, hashed)
+    out += f_varint(9, int.from_bytes(quick, "big")) + f_bytes(10, s)
+    if keyid:
+        out += f_bytes(11, keyid)
+    if fpr:
+        out += f_bytes(12, fpr)
+    return out, info
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    flags = [a for a in sys.argv[1:] if a.startswith("--")]
+    mode, path = args[0], args[1]
+    select = args[2].upper() if len(args) > 2 else None
+    data = open(path, "rb").read()
+    content = None
+    if not data[0] & 0x80:
+        data, content = dearmor(data)
+    pk = list(packets(data))
+    if mode == "sig":
+        sigs = [b for t, o, b in pk if t == 2]
+        lits = [b for t, o, b in pk if t == 11]
+        sig, _ = signature(sigs[-1])
+        out = f_bytes(2, sig)
+        if lits:
+            lit = lits[0]
+            content = lit[6 + lit[1]:]
+        if content is not None:
+            out += f_bytes(3, content)
+        sys.stdout.buffer.write(MAGIC + out)
+        return
+    import hashlib
+    primary = None
+    keys = []     # (tag, off, body, material, fpr)
+    uid = None
+    cur = None
+    certs = {}
+    for t, o, b in pk:
+        if t in (6, 14):
+            if t == 6 and primary is not None:
+                break
+            ver, mat = key_material(b)
+            if ver == 4:
+                fpr = hashlib.sha1(b"\x99" + len(b).to_bytes(2, "big") + b).digest()
+            else:
+                fpr = hashlib.sha256(b"\x9b" + len(b).to_bytes(4, "big") + b).digest()
+            cur = (t, o, b, mat, fpr)
+            keys.append(cur)
+            if t == 6:
+                primary = cur
+            certs[o] = []
+        elif t == 13 and uid is None and cur is primary:
+            uid = (o, b)
+        elif t == 2 and cur is not None:
+            s, info = signature(b)
+            if cur is primary and uid is None and info["type"] != 0x1F:
+                continue
+            certs[cur[1]].append((s, info))
+    want = primary
+    if select:
+        sel = bytes.fromhex(select)
+        want = [k for k in keys if k[4] == sel or k[4][-8:] == sel][0]
+    t, o, b, mat, fpr = want
+    out = f_bytes(1, mat)
+    if "--no-offsets" not in flags:
+        out += f_varint(2, o)
+    if t == 14:
+        out += f_varint(3, 1)
+    if t == 6 and uid:
+        out += f_bytes(4, uid[1])
+        if "--no-offsets" not in flags:
+            out += f_varint(5, uid[0])
+    cs = certs[o]
+    self_ = [c for c in cs if c[1]["issuer_key_id"] == fpr[-8:]]
+    third = [c for c in cs if c[1]["issuer_key_id"] != fpr[-8:]
+             and 0x10 <= c[1]["type"] <= 0x13]
+    if t == 14:
+        cert = [c for c in cs if c[1]["type"] == 0x18][-1]
+    else:
+        cert = (third or self_ or [None])[-1]
+    info = (self_ or [(None, {})])[-1][1] if t == 6 else cert[1]
+    if info.get("key_expires"):
+        out += f_varint(6, int.from_bytes(b[1:5], "big") + info["key_expires"])
+    if "key_flags" in info:
+        out += f_varint(7, info["key_flags"])
+    if t == 14:
+        out += f_bytes(8, primary[3])
+        if "--no-offsets" not in flags:
+            out += f_varint(9, primary[1])
+    if cert and "--no-cert" not in flags:
+        out += f_bytes(10, cert[0])
+    sys.stdout.buffer.write(MAGIC + f_bytes(1, out))
+
+
+if __name__ == "__main__":
+    main()
