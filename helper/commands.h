@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include "helper/pgpk_runtime.h"	/* upcall, debug, sandbox-policy, selftest */
+
 struct pgpk_command {
 	const char *name;
 	int (*run)(int argc, char **argv);

@@ -19,6 +19,14 @@ static const struct pgpk_command pgpk_commands[] = {
 	  "[--json] BLOB|-          decode a canonical blob (strictly)" },
 	{ "bundle", pgpk_cmd_bundle,
 	  "FILE|-                 preload bundle of every valid RSA key" },
+	{ "upcall", pgpk_cmd_upcall,
+	  "[POLICY] SERIAL         request-key upcall (pgpk.conf)" },
+	{ "debug", pgpk_cmd_debug,
+	  "[--select X] [POLICY] key|sig FILE  upcall pipeline on a file" },
+	{ "sandbox-policy", pgpk_cmd_sandbox_policy,
+	  "                 print the parser's seccomp allowlist" },
+	{ "--selftest", pgpk_cmd_selftest,
+	  "                     known answers, sandbox, environment" },
 };
 
 static void pgpk_usage(FILE *out)

@@ -16,15 +16,15 @@ static const struct {
 	unsigned int id;
 } pgpk_hashes[] = {
 	/* RFC 9580 9.5 (RIPEMD160 from RFC 4880 9.4). */
-	{ "MD5", PGPK_HASH_MD5 },
-	{ "SHA1", PGPK_HASH_SHA1 },
-	{ "RIPEMD160", PGPK_HASH_RIPEMD160 },
-	{ "SHA256", PGPK_HASH_SHA256 },
-	{ "SHA384", PGPK_HASH_SHA384 },
-	{ "SHA512", PGPK_HASH_SHA512 },
-	{ "SHA224", PGPK_HASH_SHA224 },
-	{ "SHA3-256", PGPK_HASH_SHA3_256 },
-	{ "SHA3-512", PGPK_HASH_SHA3_512 },
+	{ "MD5", PGPK_POLICY_HASH_MD5 },
+	{ "SHA1", PGPK_POLICY_HASH_SHA1 },
+	{ "RIPEMD160", PGPK_POLICY_HASH_RIPEMD160 },
+	{ "SHA256", PGPK_POLICY_HASH_SHA256 },
+	{ "SHA384", PGPK_POLICY_HASH_SHA384 },
+	{ "SHA512", PGPK_POLICY_HASH_SHA512 },
+	{ "SHA224", PGPK_POLICY_HASH_SHA224 },
+	{ "SHA3-256", PGPK_POLICY_HASH_SHA3_256 },
+	{ "SHA3-512", PGPK_POLICY_HASH_SHA3_512 },
 };
 
 #define PGPK_NR_HASHES (sizeof(pgpk_hashes) / sizeof(pgpk_hashes[0]))
@@ -61,8 +61,8 @@ static int pgpk_parse_hashes(const char *list, uint32_t *mask, FILE *err)
 			return -1;
 		}
 		/* Collisions are practical: never for data signatures. */
-		if (pgpk_hashes[i].id == PGPK_HASH_MD5 ||
-		    pgpk_hashes[i].id == PGPK_HASH_SHA1) {
+		if (pgpk_hashes[i].id == PGPK_POLICY_HASH_MD5 ||
+		    pgpk_hashes[i].id == PGPK_POLICY_HASH_SHA1) {
 			fprintf(err, "--hashes: %s is broken and cannot be "
 				"allowed\n", pgpk_hashes[i].name);
 			return -1;
@@ -80,8 +80,8 @@ void pgpk_policy_default(struct pgpk_policy *policy)
 {
 	memset(policy, 0, sizeof(*policy));
 	policy->min_rsa_bits = PGPK_POLICY_MIN_RSA_BITS;
-	policy->hash_mask = 1U << PGPK_HASH_SHA256 | 1U << PGPK_HASH_SHA384 |
-			    1U << PGPK_HASH_SHA512;
+	policy->hash_mask = 1U << PGPK_POLICY_HASH_SHA256 | 1U << PGPK_POLICY_HASH_SHA384 |
+			    1U << PGPK_POLICY_HASH_SHA512;
 	policy->max_input = PGPK_POLICY_MAX_INPUT;
 	policy->timeout_ms = PGPK_POLICY_TIMEOUT_MS;
 	policy->negative_timeout = PGPK_POLICY_NEGATIVE_TIMEOUT;
