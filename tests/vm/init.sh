@@ -76,6 +76,7 @@ pgpk_dump_new() {
 		echo "kmsg $1| $line"
 	done
 	total=$(wc -l </var/log/messages)
+	[ "$mode" = demo ] && [ "$1" = boot ] && syslog_seen=$total
 	if [ "$total" -gt "$syslog_seen" ]; then
 		tail -n +"$((syslog_seen + 1))" /var/log/messages |
 			while IFS= read -r line || [ -n "$line" ]; do

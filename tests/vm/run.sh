@@ -187,7 +187,18 @@ if [ "$mode" = shell ]; then
 	"${qemu[@]}"
 	exit $?
 fi
-if [ "$mode" = demo ] || [ -n "${PGPK_VM_VERBOSE:-}" ]; then
+if [ "$mode" = demo ]; then
+	# Stream from /init's first line on: the firmware's screen-clearing
+	# escapes and the boot messages stay in the log file.
+	echo "booting the VM (Debian kernel $kver under qemu TCG)..."
+	timeout -k 5 "$PGPK_VM_TIMEOUT" "${qemu[@]}" </dev/null 2>&1 |
+		tee "$console" | tr -d '\r' | sed -u -n '/^PGPK-VM-START/,$p'
+	qrc=${PIPESTATUS[0]}
+	grep -q '^PGPK-VM-START' <(tr -d '\r' <"$console") || {
+		echo "the VM never reached /init; its console:"
+		tail -n 40 "$console"
+	}
+elif [ -n "${PGPK_VM_VERBOSE:-}" ]; then
 	timeout -k 5 "$PGPK_VM_TIMEOUT" "${qemu[@]}" </dev/null 2>&1 |
 		tee "$console" | tr -d '\r'
 	qrc=${PIPESTATUS[0]}

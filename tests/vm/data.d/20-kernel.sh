@@ -1,0 +1,151 @@
+#!/bin/bash
+# Test data for the kernel module cases (tests/vm/cases/2*-4*.sh), made on
+# the host after 00-gpg.sh (reuses its keys and messages).  Output in
+# $PGPK_VM_DATA/k/, listed in $PGPK_VM_DATA/k/index.txt.
+#
+# Canonical blobs are made by tests/vm/tools/pgpk-mkcanon.py, a test-only
+# converter independent of helper/ (so a helper bug cannot hide a kernel
+# bug), which also makes the deliberately wrong answers the lying-helper
+# case serves.
+set -euo pipefail
+
+out=${PGPK_VM_DATA:?PGPK_VM_DATA not set}
+cache=${PGPK_VM_CACHE:-${TMPDIR:-/tmp}/pgpk-vm-cache}
+root=${PGPK_ROOT:-$(cd "$(dirname "$0")/../../.." && pwd)}
+mk=$root/tests/vm/tools/pgpk-mkcanon.py
+k=$out/k
+mkdir -p "$k/liar"
+export GNUPGHOME=$cache/gnupg
+gpg=(gpg --batch --quiet --no-tty --pinentry-mode loopback --passphrase ''
+	--no-auto-check-trustdb --trust-model always)
+index=$k/index.txt
+: >"$index"
+note() { printf '%-30s %s\n' "$1" "$2" >>"$index"; }
+fpr_of() {
+	"${gpg[@]}" --with-colons --list-keys "$1" |
+		awk -F: '/^fpr/ { print $10; exit }'
+}
+
+for f in rsa2048.pgp rsa3072.pgp msg.txt; do
+	[ -s "$out/$f" ] || { echo "missing $out/$f (00-gpg.sh)" >&2; exit 1; }
+done
+
+# --- real RSA keys from debian-archive-keyring, one certificate each ---
+deb=$cache/debian-gnupg
+if [ ! -d "$deb" ]; then
+	mkdir -m 0700 -p "$deb"
+	GNUPGHOME=$deb "${gpg[@]}" --import \
+		/usr/share/keyrings/debian-archive-keyring.gpg 2>/dev/null || true
+fi
+i=0
+for fpr in $(GNUPGHOME=$deb "${gpg[@]}" --with-colons --list-keys |
+	awk -F: '/^pub/ { rsa = ($4 == 1) } /^fpr/ && rsa { print $10; rsa = 0 }')
+do
+	i=$((i + 1))
+	GNUPGHOME=$deb "${gpg[@]}" --export "$fpr" >"$k/deb$i.pgp"
+	GNUPGHOME=$deb "${gpg[@]}" --armor --export "$fpr" >"$k/deb$i.asc"
+	echo "$fpr" >"$k/deb$i.fpr"
+	GNUPGHOME=$deb "${gpg[@]}" --with-colons --list-keys "$fpr" |
+		awk -F: '/^uid/ { print $10; exit }' >"$k/deb$i.uid"
+	GNUPGHOME=$deb "${gpg[@]}" --with-colons --list-keys "$fpr" |
+		awk -F: '/^pub/ { print $3; exit }' >"$k/deb$i.bits"
+	python3 "$mk" key "$k/deb$i.pgp" >"$k/deb$i.pgpk"
+	note "deb$i.{pgp,asc,pgpk}" "Debian archive RSA key $fpr"
+	[ "$i" -ge 3 ] && break
+done
+echo "$i" >"$k/deb.count"
+
+# --- the 00-gpg.sh keys in canonical form ---
+for n in rsa2048 rsa3072; do
+	python3 "$mk" key "$out/$n.pgp" >"$k/$n.pgpk"
+	note "$n.pgpk" "canonical $n (primary, self-certification)"
+done
+python3 "$mk" key "$out/rsa2048.pgp" "$(cat "$out/rsa2048-sub.fpr")" \
+	>"$k/rsa2048-sub.pgpk"
+note rsa2048-sub.pgpk "canonical rsa2048 signing subkey (binding sig)"
+
+# --- a key certified by rsa2048, and an expired key ---
+cuid="pgpk test certified <certified@pgpk.test>"
+xuid="pgpk test expired <expired@pgpk.test>"
+if ! "${gpg[@]}" --list-keys "$cuid" >/dev/null 2>&1; then
+	"${gpg[@]}" --quick-generate-key "$cuid" rsa2048 sign never
+	"${gpg[@]}" --local-user "$(cat "$out/rsa2048.fpr")!" \
+		--quick-sign-key "$(fpr_of "$cuid")" "$cuid"
+fi
+if ! "${gpg[@]}" --list-keys "$xuid" >/dev/null 2>&1; then
+	"${gpg[@]}" --faked-system-time 20200101T000000 \
+		--quick-generate-key "$xuid" rsa2048 sign 2d
+fi
+"${gpg[@]}" --export "$cuid" >"$k/certified.pgp"
+python3 "$mk" key "$k/certified.pgp" >"$k/certified.pgpk"
+note certified.pgp "RSA 2048 key certified by rsa2048"
+"${gpg[@]}" --export "$xuid" >"$k/expired.pgp"
+python3 "$mk" key "$k/expired.pgp" >"$k/expired.pgpk"
+"${gpg[@]}" --yes --faked-system-time 20200101T120000 \
+	--local-user "$(fpr_of "$xuid")!" --compress-algo none --sign \
+	-o "$k/msg.expired.gpg" "$out/msg.txt"
+note expired.pgp "RSA 2048 key that expired on 2020-01-03"
+note msg.expired.gpg "msg.txt signed by it in 2020"
+
+# --- signed messages: text mode, SHA-512, subkey ---
+fpr2=$(cat "$out/rsa2048.fpr")
+"${gpg[@]}" --yes --digest-algo SHA256 --local-user "$fpr2!" --textmode \
+	--compress-algo none --sign -o "$k/msg.text.gpg" "$out/msg.txt"
+"${gpg[@]}" --yes --digest-algo SHA512 --local-user "$fpr2!" \
+	--compress-algo none --sign -o "$k/msg.sha512.gpg" "$out/msg.txt"
+"${gpg[@]}" --yes --digest-algo SHA256 \
+	--local-user "$(cat "$out/rsa2048-sub.fpr")!" --compress-algo none \
+	--sign -o "$k/msg.sub.gpg" "$out/msg.txt"
+"${gpg[@]}" --yes --digest-algo SHA256 --local-user "$fpr2!" --textmode \
+	--detach-sign -o "$k/msg.txt.text.sig" "$out/msg.txt"
+python3 "$mk" sig "$k/msg.sha512.gpg" >"$k/msg.sha512.pgpks"
+note msg.text.gpg "msg.txt, text mode (0x01) inline signature, SHA-256"
+note msg.sha512.gpg "msg.txt, SHA-512 inline signature by rsa2048"
+note msg.sub.gpg "msg.txt signed by the rsa2048 subkey"
+note msg.txt.text.sig "detached text mode signature of msg.txt"
+note msg.sha512.pgpks "canonical signature + content of msg.sha512.gpg"
+
+# --- answers for the lying helper, by callout SHA-256 ---
+# deb1.pgp answered with rsa2048's canonical blob (another key);
+# rsa3072.pgp answered with the right key but a changed user ID;
+# certified.pgp answered without offsets; rsa2048.asc answered with
+# the subkey although none was selected.
+lie() { cp "$2" "$k/liar/$(sha256sum <"$1" | cut -d ' ' -f 1)"; }
+python3 "$mk" key "$out/rsa2048.pgp" >"$k/liar.other"
+lie "$k/deb1.pgp" "$k/liar.other"
+python3 "$mk" key "$out/rsa3072.pgp" |
+	sed 's/pgpk test rsa3072/pgpk test rsa3O72/' >"$k/liar.uid"
+lie "$out/rsa3072.pgp" "$k/liar.uid"
+python3 "$mk" key "$k/certified.pgp" --no-offsets >"$k/liar.nooffset"
+lie "$k/certified.pgp" "$k/liar.nooffset"
+python3 "$mk" key "$out/rsa2048.asc" "$(cat "$out/rsa2048-sub.fpr")" \
+	>"$k/liar.subkey"
+lie "$out/rsa2048.asc" "$k/liar.subkey"
+note liar/ "lying answers, file name = SHA-256 of the callout"
+
+# --- bad input ---
+head -c 200 "$out/rsa2048.pgp" >"$k/truncated.pgp"
+{ printf '\x99'; head -c $((1024 * 1024 - 2)) /dev/urandom; } >"$k/huge.pgp"
+c=$k/rsa2048.pgpk
+{ cat "$c"; printf '\x00'; } >"$k/trailing.pgpk"
+head -c $(($(stat -c %s "$c") - 1)) "$c" >"$k/short.pgpk"
+# The envelope's first field tag 0x0a, written as the non-minimal 0x8a 0x00.
+{ head -c 5 "$c"; printf '\x8a\x00'; tail -c +7 "$c"; } >"$k/varint.pgpk"
+printf '\x7fPGK\x01' >"$k/magic.pgpk"
+note truncated.pgp "first 200 octets of rsa2048.pgp"
+note huge.pgp "1 MiB - 1 octets: a packet tag then random bytes"
+note trailing.pgpk "canonical rsa2048 + one trailing octet"
+note short.pgpk "canonical rsa2048 without its last octet"
+note varint.pgpk "canonical rsa2048 with a non-minimal tag varint"
+note magic.pgpk "the magic alone"
+
+# --- benchmark: an X.509 certificate of the same RSA size as deb1 ---
+bits=$(cat "$k/deb1.bits")
+if [ ! -s "$cache/x509-$bits.der" ]; then
+	openssl req -x509 -newkey "rsa:$bits" -nodes -keyout /dev/null \
+		-subj "/CN=pgpk bench $bits" -days 3650 -outform DER \
+		-out "$cache/x509-$bits.der" 2>/dev/null
+fi
+cp "$cache/x509-$bits.der" "$k/bench.der"
+note bench.der "self-signed X.509 certificate, RSA $bits"
+cat "$index"
