@@ -87,14 +87,22 @@ pgpk_dump_new() {
 }
 pgpk_dump_new boot
 
+# pgpk_alive PID: PID exists and is not a zombie.
+pgpk_alive() {
+	_st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d ' ' -f 1)
+	[ -n "$_st" ] && [ "$_st" != Z ]
+}
+
 # pgpk_run LABEL TIMEOUT PREFIX CMD...: run CMD in its own session (so a
 # hang can be killed as a whole process group) and in a fresh anonymous
 # session keyring, cwd /pgpk; stream its output with PREFIX; kill it after
-# TIMEOUT seconds.  Sets $rc (124 on timeout).
+# TIMEOUT seconds.  Sets $rc (124 on timeout).  Polls rather than waits:
+# a process stuck in the kernel (D state) cannot be killed, and must not
+# stop the cases after it from running.
 pgpk_run() {
 	label=$1 limit=$2 prefix=$3
 	shift 3
-	rm -f /tmp/pgpk.fifo /tmp/pgpk.timedout
+	rm -f /tmp/pgpk.fifo
 	mkfifo /tmp/pgpk.fifo
 	while IFS= read -r line || [ -n "$line" ]; do
 		echo "$prefix$line"
@@ -106,23 +114,33 @@ pgpk_run() {
 			exec setsid keyctl session - "$@"
 	) >/tmp/pgpk.fifo 2>&1 </dev/null &
 	pid=$!
-	(
-		sleep "$limit" &
-		nap=$!
-		trap 'kill $nap; exit 0' TERM
-		wait "$nap" || exit 0
-		: >/tmp/pgpk.timedout
-		kill -KILL -"$pid" 2>/dev/null || kill -KILL "$pid"
-	) &
-	watchdog=$!
+	ticks=0 deadline=$((limit * 5)) killed=""
+	while pgpk_alive "$pid"; do
+		sleep 0.2
+		ticks=$((ticks + 1))
+		if [ -z "$killed" ] && [ "$ticks" -ge "$deadline" ]; then
+			kill -KILL -"$pid" 2>/dev/null || kill -KILL "$pid"
+			killed=$ticks
+		elif [ -n "$killed" ] && [ $((ticks - killed)) -ge 50 ]; then
+			break	# unkillable: stuck in the kernel
+		fi
+	done
+	if [ -n "$killed" ]; then
+		if pgpk_alive "$pid"; then
+			echo "$prefix*** hung: no result within ${limit}s," \
+				"and unkillable (stuck in the kernel):"
+			sed 's/^/    /' "/proc/$pid/stack" 2>/dev/null
+			kill "$reader" 2>/dev/null
+		else
+			echo "$prefix*** killed: no result within ${limit}s"
+			wait "$pid"
+			wait "$reader"
+		fi
+		rc=124
+		return
+	fi
 	wait "$pid"
 	rc=$?
-	kill "$watchdog" 2>/dev/null
-	wait "$watchdog" 2>/dev/null
-	if [ -e /tmp/pgpk.timedout ]; then
-		echo "$prefix*** killed: no result within ${limit}s"
-		rc=124
-	fi
 	wait "$reader"
 }
 

@@ -173,7 +173,7 @@ if [ -z "${PGPK_VM_TIMEOUT:-}" ]; then
 		total=$((total + ${t:-$case_timeout}))
 	done
 	[ "$mode" = demo ] && total=660
-	[ "$total" -gt 900 ] && total=900
+	[ "$total" -gt 600 ] && total=600
 	PGPK_VM_TIMEOUT=$total
 fi
 append="console=ttyS0 quiet panic=-1 oops=panic pgpk.mode=$mode"
@@ -251,9 +251,11 @@ for c in "${cases[@]}"; do
 		echo "SKIP: vm/$n${why:+ ($why)}"
 		;;
 	FAIL)
-		why=$(grep -E "^$n\| (FAIL: |\*\*\* killed)" "$console" |
+		why=$(grep -E "^$n\| (FAIL: |\*\*\* (killed|hung))" "$console" |
 			tail -n 1 | cut -d ' ' -f 2-)
-		echo "FAIL: vm/$n (${why:-exit status})"
+		[ -n "$why" ] || why=$(grep -E "^PGPK-CASE $n FAIL" "$console" |
+			tail -n 1 | sed -n 's/.*(\(exit [0-9]*\)).*/\1/p')
+		echo "FAIL: vm/$n (${why:-no reason given})"
 		# The case's last lines, for whoever reads the suite output.
 		grep "^$n| " "$console" | tail -n 15 | sed 's/^/    /'
 		failed=1
