@@ -31,6 +31,7 @@
 
 struct pgpk_upcall {
 	key_serial_t key;
+	const char *key_type;	/* "pgpk"; tests route "user" keys here */
 };
 
 static int pgpk_upcall_instantiate(void *ctx, const uint8_t *blob,
@@ -61,17 +62,20 @@ static void pgpk_upcall_usage(FILE *out)
 {
 	fprintf(out, "usage: pgpk-helper upcall [options] <key-serial>\n"
 		"  --stderr | --syslog | --kmsg   where the log line goes "
-		"(default: stderr on a tty, else syslog)\n");
+		"(default: stderr on a tty, else syslog)\n"
+		"  --key-type=T   serve key type T instead of pgpk "
+		"(host tests with \"user\" keys)\n");
 	pgpk_policy_usage(out);
 }
 
-/* "pgpk;uid;gid;perm;description" -> description, after a type check. */
-static const char *pgpk_upcall_description(const char *raw)
+/* "type;uid;gid;perm;description" -> description, after a type check. */
+static const char *pgpk_upcall_description(const char *raw, const char *type)
 {
+	size_t type_len = strlen(type);
 	const char *p = raw;
 	int i;
 
-	if (strncmp(raw, "pgpk;", 5) != 0)
+	if (strncmp(raw, type, type_len) != 0 || raw[type_len] != ';')
 		return NULL;
 	for (i = 0; i < 4; i++) {
 		p = strchr(p, ';');
@@ -84,7 +88,7 @@ static const char *pgpk_upcall_description(const char *raw)
 
 /* Parse the command line; returns 0, or the exit status for a bad one. */
 static int pgpk_upcall_args(int argc, char **argv, struct pgpk_policy *policy,
-			    enum pgpk_log_mode *mode, key_serial_t *key)
+			    enum pgpk_log_mode *mode, struct pgpk_upcall *up)
 {
 	const char *serial = NULL;
 	char *end;
@@ -103,6 +107,9 @@ static int pgpk_upcall_args(int argc, char **argv, struct pgpk_policy *policy,
 			*mode = PGPK_LOG_SYSLOG;
 		else if (strcmp(argv[i], "--kmsg") == 0)
 			*mode = PGPK_LOG_KMSG;
+		else if (strncmp(argv[i], "--key-type=", 11) == 0 &&
+			 argv[i][11])
+			up->key_type = argv[i] + 11;
 		else if (argv[i][0] != '-' && !serial)
 			serial = argv[i];
 		else
@@ -117,7 +124,7 @@ static int pgpk_upcall_args(int argc, char **argv, struct pgpk_policy *policy,
 		fprintf(stderr, "upcall: bad key serial '%s'\n", serial);
 		return 2;
 	}
-	*key = (key_serial_t)v;
+	up->key = (key_serial_t)v;
 	return 0;
 
 usage:
@@ -128,7 +135,7 @@ usage:
 int pgpk_cmd_upcall(int argc, char **argv)
 {
 	enum pgpk_log_mode mode = PGPK_LOG_AUTO;
-	struct pgpk_upcall up = { 0 };
+	struct pgpk_upcall up = { .key_type = "pgpk" };
 	struct pgpk_broker_result res;
 	struct pgpk_request req;
 	struct pgpk_policy policy;
@@ -144,7 +151,7 @@ int pgpk_cmd_upcall(int argc, char **argv)
 	int ret;
 
 	pgpk_policy_default(&policy);
-	ret = pgpk_upcall_args(argc, argv, &policy, &mode, &up.key);
+	ret = pgpk_upcall_args(argc, argv, &policy, &mode, &up);
 	if (ret)
 		return ret;
 	pgpk_log_open(&log, mode);
@@ -159,9 +166,10 @@ int pgpk_cmd_upcall(int argc, char **argv)
 			 strerror(errno));
 		goto reject_ebadmsg;
 	}
-	desc = pgpk_upcall_description(raw);
+	desc = pgpk_upcall_description(raw, up.key_type);
 	if (!desc) {
-		snprintf(why, sizeof(why), "not a pgpk key: %.64s", raw);
+		snprintf(why, sizeof(why), "not a %s key: %.64s", up.key_type,
+			 raw);
 		goto reject_ebadmsg;
 	}
 	if (pgpk_request_parse(desc, &req, why, sizeof(why)))
