@@ -11,7 +11,7 @@
 
 pgpk_need_module
 pgpk_need_helper
-pgpk_need_data rsa2048.asc rsa3072.asc garbage.asc
+pgpk_need_data rsa2048.asc rsa2048-sub.keyid rsa3072.asc garbage.asc
 pgpk_load
 
 key=$PGPK_DATA/rsa2048.asc
@@ -38,10 +38,11 @@ assert_eq "$id" "$PGPK_OUT" "key of the repeated request"
 sleep 0.5
 assert_eq $((before + 1)) "$(count_upcalls)" "helper log lines"
 
-# A selected subkey or key ID (uppercase hex) is a different request.
-sel=$(cat "$PGPK_DATA/rsa2048.keyid")
+# Selecting the signing subkey by key ID (uppercase hex) is a different
+# request, answered separately.
+sel=$(cat "$PGPK_DATA/rsa2048-sub.keyid")
 expect_ok keyctl prequest2 pgpk "$(pgpk_key_desc "$key" "$sel")" @s <"$key"
-assert_ne "$id" "$PGPK_OUT" "key for a selected key ID"
+assert_ne "$id" "$PGPK_OUT" "key for the selected subkey"
 pgpk_wait_log "pgpk-helper.*key $PGPK_OUT .*instantiated"
 
 # A larger key, SHA-512 self-signature.
