@@ -123,6 +123,33 @@ python3 "$mk" key "$out/rsa2048.asc" "$(cat "$out/rsa2048-sub.fpr")" \
 lie "$out/rsa2048.asc" "$k/liar.subkey"
 note liar/ "lying answers, file name = SHA-256 of the callout"
 
+# --- true answers by callout SHA-256 (and "_SELECT"), for the fake helper ---
+mkdir -p "$k/truth"
+truth() {
+	local name
+	name=$(sha256sum <"$2" | cut -d ' ' -f 1)${3:+_$3}
+	python3 "$mk" "$1" "$2" ${3:+"$3"} >"$k/truth/$name"
+}
+for f in "$k"/deb*.pgp "$k"/deb*.asc "$out"/rsa2048.pgp "$out"/rsa2048.asc \
+	"$out"/rsa3072.pgp "$out"/rsa3072.asc "$k"/certified.pgp \
+	"$k"/expired.pgp; do
+	truth key "$f"
+done
+truth key "$out/rsa2048.pgp" "$(cat "$out/rsa2048-sub.fpr")"
+truth key "$out/rsa2048.pgp" "$(cat "$out/rsa2048-sub.keyid")"
+for f in "$out"/msg.rsa*.gpg "$out"/msg.rsa*.clear "$k"/msg.*.gpg \
+	"$out"/msg.txt.rsa*.sig "$out"/msg.txt.rsa*.asc "$k"/msg.txt.text.sig
+do
+	truth sig "$f"
+done
+install -m 0755 "$root/tests/vm/tools/pgpk-fake-helper.sh" "$k/fake-helper.sh"
+note truth/ "true answers, file name = SHA-256 of the callout[_SELECT]"
+note fake-helper.sh "serves truth/ or liar/ as the helper would"
+
+# --- a preload bundle: rsa2048, one invalid record, rsa3072 ---
+rec() { printf '%08x' "$(stat -c %s "$1")" | xxd -r -p; cat "$1"; }
+note pubring.pgpk "bundle: rsa2048, a non-canonical record, rsa3072"
+
 # --- bad input ---
 head -c 200 "$out/rsa2048.pgp" >"$k/truncated.pgp"
 { printf '\x99'; head -c $((1024 * 1024 - 2)) /dev/urandom; } >"$k/huge.pgp"
@@ -138,6 +165,8 @@ note trailing.pgpk "canonical rsa2048 + one trailing octet"
 note short.pgpk "canonical rsa2048 without its last octet"
 note varint.pgpk "canonical rsa2048 with a non-minimal tag varint"
 note magic.pgpk "the magic alone"
+{ rec "$k/rsa2048.pgpk"; rec "$k/trailing.pgpk"; rec "$k/rsa3072.pgpk"; } \
+	>"$k/pubring.pgpk"
 
 # --- benchmark: an X.509 certificate of the same RSA size as deb1 ---
 bits=$(cat "$k/deb1.bits")
