@@ -15,7 +15,7 @@
 # request-key configuration (Debian's plus policy/request-key.d/pgpk.conf),
 # /usr/sbin/pgpk-helper and its libraries, the module, the crypto modules
 # a real system would autoload, /etc/passwd+group with nobody, /init,
-# /pgpk/{lib.sh,cases,data,demo,status}.
+# /pgpk/{lib.sh,cases,data,demo,status,tools}.
 set -eu
 
 out=${1:?usage: build-initramfs.sh OUT.cpio.gz}
@@ -155,6 +155,10 @@ install -m 0644 "$here/lib.sh" "$stage/pgpk/lib.sh"
 for c in $PGPK_CASES; do
 	install -m 0755 "$c" "$stage/pgpk/cases/"
 done
+if [ -d "$here/tools" ]; then
+	mkdir -p "$stage/pgpk/tools"
+	cp -R "$here/tools/." "$stage/pgpk/tools/"
+fi
 if [ -d "$here/demo" ]; then
 	cp -R "$here/demo/." "$stage/pgpk/demo/"
 fi
