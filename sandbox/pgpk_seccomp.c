@@ -52,6 +52,26 @@ static const struct pgpk_seccomp_rule pgpk_allowlist[] = {
 		  "the child's only thread ends"),
 };
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__)
+#define PGPK_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PGPK_SANITIZED 1
+#endif
+#endif
+
+#ifdef PGPK_SANITIZED
+/*
+ * Sanitizer builds only (bazel --config=asan): what the ASan/UBSan runtime
+ * does on its own in every process.  Not in the reviewed allowlist, never
+ * in a release build.
+ */
+static const struct pgpk_seccomp_rule pgpk_sanitizer_extras[] = {
+	PGPK_RULE(sigaltstack, PGPK_ARGS_ANY, "",
+		  "ASan queries the signal stack around syscalls and at exit"),
+};
+#endif
+
 const struct pgpk_seccomp_rule *pgpk_seccomp_rules(size_t *count)
 {
 	*count = sizeof(pgpk_allowlist) / sizeof(pgpk_allowlist[0]);
@@ -108,6 +128,17 @@ void *pgpk_seccomp_build(char *msg, size_t msg_len)
 			goto error_release;
 		}
 	}
+#ifdef PGPK_SANITIZED
+	for (i = 0; i < sizeof(pgpk_sanitizer_extras) /
+			sizeof(pgpk_sanitizer_extras[0]); i++) {
+		ret = pgpk_seccomp_add(ctx, &pgpk_sanitizer_extras[i]);
+		if (ret < 0) {
+			snprintf(msg, msg_len, "seccomp rule for %s: %s",
+				 pgpk_sanitizer_extras[i].name, strerror(-ret));
+			goto error_release;
+		}
+	}
+#endif
 	return ctx;
 
 error_release:
