@@ -75,7 +75,7 @@ enum pgpk_canon_field {
 	PGPK_CANON_CONTENT,
 };
 
-#define PGPK_HAS(msg, field)	(((msg)->present >> (field)) & 1)
+#define PGPK_HAS(msg, field)	(!!((msg)->present & (1u << (field))))
 
 struct pgpk_bytes {
 	const u8 *data;

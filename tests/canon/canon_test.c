@@ -1,0 +1,790 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The strict canonical decoder (kernel/pgpk_canon.c) against protobuf-c.
+ *
+ * 1. Round trip: messages with random values, packed by protobuf-c, are
+ *    accepted and decode to the very values that were packed.
+ * 2. Every non-canonical spelling is refused, with its specific reason:
+ *    the blobs are written field by field by a tiny independent encoder
+ *    (checked first to produce protobuf-c's exact bytes for a valid one).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/pgpk_canon.h"
+#include "proto/pgpk.pb-c.h"
+
+static unsigned int pgpk_failures;
+static unsigned int pgpk_checks;
+
+static void pgpk_check(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	pgpk_checks++;
+	if (ok)
+		return;
+	pgpk_failures++;
+	printf("FAIL: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+/* xorshift64*: deterministic, so a failure is reproducible from the seed. */
+static uint64_t pgpk_rand(uint64_t *state)
+{
+	*state ^= *state >> 12;
+	*state ^= *state << 25;
+	*state ^= *state >> 27;
+	return *state * 0x2545f4914f6cdd1dULL;
+}
+
+static uint32_t pgpk_rand_range(uint64_t *s, uint32_t lo, uint32_t hi)
+{
+	return lo + pgpk_rand(s) % ((uint64_t)hi - lo + 1);
+}
+
+/* Random values of the kinds the schema uses, biased toward the edges. */
+static uint64_t pgpk_rand_u64(uint64_t *s)
+{
+	static const uint64_t edges[] = { 0, 1, 127, 128, 16383, 16384,
+					  0xffffffffULL, 0x100000000ULL,
+					  UINT64_MAX };
+
+	if (pgpk_rand(s) % 3 == 0)
+		return edges[pgpk_rand(s) % (sizeof(edges) / sizeof(edges[0]))];
+	return pgpk_rand(s) >> pgpk_rand_range(s, 0, 63);
+}
+
+static uint32_t pgpk_rand_u32(uint64_t *s)
+{
+	return (uint32_t)pgpk_rand_u64(s);
+}
+
+static ProtobufCBinaryData pgpk_rand_bytes(uint64_t *s, uint8_t *pool,
+					   uint32_t min, uint32_t max,
+					   int no_leading_zero)
+{
+	ProtobufCBinaryData b;
+	uint32_t i;
+
+	b.len = pgpk_rand_range(s, min, max);
+	b.data = pool;
+	for (i = 0; i < b.len; i++)
+		pool[i] = (uint8_t)pgpk_rand(s);
+	if (no_leading_zero && b.len)
+		pool[0] |= 1;
+	return b;
+}
+
+/* Buffers that random messages point into (freed with the test). */
+struct pgpk_pools {
+	uint8_t n[3][PGPK_MAX_MPI], e[3][PGPK_MAX_MPI], s[2][PGPK_MAX_MPI];
+	uint8_t hashed[2][PGPK_MAX_HASHED_AREA], salt[2][32];
+	uint8_t keyid[2][8], fpr[2][32], uid[PGPK_MAX_USER_ID];
+	uint8_t content[70000];
+};
+
+static void pgpk_rand_material(uint64_t *s, Pgpk__KeyMaterial *m,
+			       struct pgpk_pools *p, int i)
+{
+	pgpk__key_material__init(m);
+	m->version = pgpk_rand(s) & 1 ? 4 : 6;
+	m->created = pgpk_rand_u32(s);
+	m->algorithm = pgpk_rand_range(s, 1, 3);
+	m->rsa_n = pgpk_rand_bytes(s, p->n[i], 1, PGPK_MAX_MPI, 1);
+	m->rsa_e = pgpk_rand_bytes(s, p->e[i], 1, pgpk_rand(s) & 1 ? 4 : 1024,
+				   1);
+}
+
+static void pgpk_rand_sig(uint64_t *s, Pgpk__Signature *g,
+			  struct pgpk_pools *p, int i)
+{
+	static const uint32_t versions[] = { 3, 4, 6 };
+
+	pgpk__signature__init(g);
+	g->version = versions[pgpk_rand(s) % 3];
+	g->type = pgpk_rand_range(s, 0, 255);
+	g->pubkey_algorithm = pgpk_rand_range(s, 0, 255);
+	g->hash_algorithm = pgpk_rand_range(s, 0, 255);
+	g->created = pgpk_rand_u32(s);
+	g->has_expires = pgpk_rand(s) & 1;
+	g->expires = pgpk_rand_u64(s);
+	g->has_hashed_area = g->version != 3;
+	if (g->has_hashed_area)
+		g->hashed_area = pgpk_rand_bytes(s, p->hashed[i], 0,
+			pgpk_rand(s) & 1 ? 64 : PGPK_MAX_HASHED_AREA, 0);
+	g->has_salt = g->version == 6;
+	if (g->has_salt)
+		g->salt = pgpk_rand_bytes(s, p->salt[i], 16, 32, 0);
+	g->quick_check = pgpk_rand_range(s, 0, 0xffff);
+	g->rsa_s = pgpk_rand_bytes(s, p->s[i], 1, PGPK_MAX_MPI, 1);
+	g->has_issuer_key_id = pgpk_rand(s) & 1;
+	if (g->has_issuer_key_id)
+		g->issuer_key_id = pgpk_rand_bytes(s, p->keyid[i], 8, 8, 0);
+	g->has_issuer_fingerprint = pgpk_rand(s) & 1;
+	if (g->has_issuer_fingerprint) {
+		uint32_t len = pgpk_rand(s) & 1 ? 20 : 32;
+
+		g->issuer_fingerprint = pgpk_rand_bytes(s, p->fpr[i], len, len,
+							0);
+	}
+}
+
+static int pgpk_same_bytes(const struct pgpk_bytes *a,
+			   const ProtobufCBinaryData *b)
+{
+	return a->len == b->len && (!a->len || !memcmp(a->data, b->data,
+						       a->len));
+}
+
+static int pgpk_same_material(const struct pgpk_key_material *d,
+			      const Pgpk__KeyMaterial *m)
+{
+	return d->version == m->version && d->created == m->created &&
+	       d->algorithm == m->algorithm &&
+	       pgpk_same_bytes(&d->rsa_n, &m->rsa_n) &&
+	       pgpk_same_bytes(&d->rsa_e, &m->rsa_e);
+}
+
+static int pgpk_same_sig(const struct pgpk_sig *d, const Pgpk__Signature *g)
+{
+	return d->version == g->version && d->type == g->type &&
+	       d->pubkey_algorithm == g->pubkey_algorithm &&
+	       d->hash_algorithm == g->hash_algorithm &&
+	       d->created == g->created &&
+	       PGPK_HAS(d, PGPK_SIG_EXPIRES) == g->has_expires &&
+	       (!g->has_expires || d->expires == g->expires) &&
+	       PGPK_HAS(d, PGPK_SIG_HASHED_AREA) == g->has_hashed_area &&
+	       pgpk_same_bytes(&d->hashed_area, &g->hashed_area) &&
+	       PGPK_HAS(d, PGPK_SIG_SALT) == g->has_salt &&
+	       pgpk_same_bytes(&d->salt, &g->salt) &&
+	       d->quick_check == g->quick_check &&
+	       pgpk_same_bytes(&d->rsa_s, &g->rsa_s) &&
+	       PGPK_HAS(d, PGPK_SIG_ISSUER_KEY_ID) == g->has_issuer_key_id &&
+	       pgpk_same_bytes(&d->issuer_key_id, &g->issuer_key_id) &&
+	       PGPK_HAS(d, PGPK_SIG_ISSUER_FINGERPRINT) ==
+		       g->has_issuer_fingerprint &&
+	       pgpk_same_bytes(&d->issuer_fingerprint, &g->issuer_fingerprint);
+}
+
+static int pgpk_same_key(const struct pgpk_key *d, const Pgpk__Key *k)
+{
+	return pgpk_same_material(&d->material, k->material) &&
+	       PGPK_HAS(d, PGPK_KEY_PACKET_OFFSET) == k->has_packet_offset &&
+	       d->packet_offset == (k->has_packet_offset ? k->packet_offset
+							  : 0) &&
+	       PGPK_HAS(d, PGPK_KEY_SUBKEY) == k->has_subkey &&
+	       d->subkey == (k->has_subkey && k->subkey) &&
+	       PGPK_HAS(d, PGPK_KEY_USER_ID) == k->has_user_id &&
+	       pgpk_same_bytes(&d->user_id, &k->user_id) &&
+	       d->user_id_offset ==
+		       (k->has_user_id_offset ? k->user_id_offset : 0) &&
+	       d->expires == (k->has_expires ? k->expires : 0) &&
+	       d->key_flags == (k->has_key_flags ? k->key_flags : 0) &&
+	       PGPK_HAS(d, PGPK_KEY_PRIMARY) == !!k->primary &&
+	       (!k->primary || pgpk_same_material(&d->primary, k->primary)) &&
+	       d->primary_offset ==
+		       (k->has_primary_offset ? k->primary_offset : 0) &&
+	       PGPK_HAS(d, PGPK_KEY_CERTIFICATION) == !!k->certification &&
+	       (!k->certification ||
+		pgpk_same_sig(&d->certification, k->certification));
+}
+
+/* Pack @c behind the magic into a malloc()ed blob. */
+static uint8_t *pgpk_pack(const Pgpk__Canonical *c, size_t *len)
+{
+	size_t body = pgpk__canonical__get_packed_size(c);
+	uint8_t *blob = malloc(PGPK_MAGIC_LEN + body);
+
+	if (!blob)
+		abort();
+	memcpy(blob, PGPK_MAGIC, PGPK_MAGIC_LEN);
+	*len = PGPK_MAGIC_LEN + pgpk__canonical__pack(c, blob + PGPK_MAGIC_LEN);
+	return blob;
+}
+
+static void pgpk_test_round_trip(unsigned int iterations)
+{
+	struct pgpk_pools *p = calloc(1, sizeof(*p));
+	Pgpk__KeyMaterial mat, prim;
+	Pgpk__Signature sig, cert;
+	struct pgpk_canon_error err;
+	struct pgpk_canon *d = malloc(sizeof(*d));
+	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+	Pgpk__Canonical c;
+	unsigned int i, ok = 0;
+	Pgpk__Key key;
+	uint8_t *blob;
+	size_t len;
+	int ret;
+
+	if (!p || !d)
+		abort();
+	for (i = 0; i < iterations; i++) {
+		pgpk__canonical__init(&c);
+		if (pgpk_rand(&seed) & 1) {
+			pgpk__key__init(&key);
+			pgpk_rand_material(&seed, &mat, p, 0);
+			key.material = &mat;
+			key.has_packet_offset = pgpk_rand(&seed) & 1;
+			key.packet_offset = pgpk_rand_u32(&seed);
+			key.has_subkey = pgpk_rand(&seed) & 1;
+			key.subkey = pgpk_rand(&seed) & 1;
+			key.has_user_id = pgpk_rand(&seed) & 1;
+			if (key.has_user_id)
+				key.user_id = pgpk_rand_bytes(&seed, p->uid, 1,
+							PGPK_MAX_USER_ID, 0);
+			key.has_user_id_offset = pgpk_rand(&seed) & 1;
+			key.user_id_offset = pgpk_rand_u32(&seed);
+			key.has_expires = pgpk_rand(&seed) & 1;
+			key.expires = pgpk_rand_u64(&seed);
+			key.has_key_flags = pgpk_rand(&seed) & 1;
+			key.key_flags = pgpk_rand_range(&seed, 0, 255);
+			if (pgpk_rand(&seed) & 1) {
+				pgpk_rand_material(&seed, &prim, p, 1);
+				key.primary = &prim;
+			}
+			key.has_primary_offset = pgpk_rand(&seed) & 1;
+			key.primary_offset = pgpk_rand_u32(&seed);
+			if (pgpk_rand(&seed) & 1) {
+				pgpk_rand_sig(&seed, &cert, p, 1);
+				key.certification = &cert;
+			}
+			c.key = &key;
+		} else {
+			pgpk_rand_sig(&seed, &sig, p, 0);
+			c.signature = &sig;
+			c.has_content = pgpk_rand(&seed) & 1;
+			if (c.has_content)
+				c.content = pgpk_rand_bytes(&seed, p->content,
+					0, sizeof(p->content), 0);
+		}
+		blob = pgpk_pack(&c, &len);
+		ret = pgpk_canon_decode(blob, len, d, &err);
+		if (ret) {
+			pgpk_check(0, "round trip %u: refused (%s at %u)", i,
+				   pgpk_canon_reason_str(err.reason),
+				   err.offset);
+		} else if (c.key) {
+			pgpk_check(pgpk_same_key(&d->key, c.key) &&
+				   !PGPK_HAS(d, PGPK_CANON_SIGNATURE),
+				   "round trip %u: key values differ", i);
+			ok++;
+		} else {
+			pgpk_check(pgpk_same_sig(&d->sig, c.signature) &&
+				   !PGPK_HAS(d, PGPK_CANON_KEY) &&
+				   PGPK_HAS(d, PGPK_CANON_CONTENT) ==
+					   c.has_content &&
+				   pgpk_same_bytes(&d->content, &c.content),
+				   "round trip %u: signature values differ", i);
+			ok++;
+		}
+		free(blob);
+	}
+	printf("round trip: %u of %u random messages decoded identically\n",
+	       ok, iterations);
+	free(d);
+	free(p);
+}
+
+/* ---- an independent writer for hand-made (non-)canonical blobs ---- */
+
+struct pgpk_w {
+	uint8_t buf[16384];
+	size_t len;
+};
+
+static void pgpk_w_raw(struct pgpk_w *w, const void *data, size_t len)
+{
+	if (w->len + len > sizeof(w->buf))
+		abort();
+	memcpy(w->buf + w->len, data, len);
+	w->len += len;
+}
+
+static void pgpk_w_varint(struct pgpk_w *w, uint64_t v)
+{
+	uint8_t b;
+
+	do {
+		b = v & 0x7f;
+		v >>= 7;
+		if (v)
+			b |= 0x80;
+		pgpk_w_raw(w, &b, 1);
+	} while (v);
+}
+
+static void pgpk_w_uint(struct pgpk_w *w, unsigned int field, uint64_t v)
+{
+	pgpk_w_varint(w, field << 3);
+	pgpk_w_varint(w, v);
+}
+
+static void pgpk_w_bytes(struct pgpk_w *w, unsigned int field,
+			 const void *data, size_t len)
+{
+	pgpk_w_varint(w, field << 3 | 2);
+	pgpk_w_varint(w, len);
+	pgpk_w_raw(w, data, len);
+}
+
+static const uint8_t pgpk_n[] = { 0xc5, 0x11, 0x22, 0x33, 0x44, 0x55 };
+static const uint8_t pgpk_e[] = { 0x01, 0x00, 0x01 };
+
+/* KeyMaterial v4 RSA, as protobuf-c writes it. */
+static void pgpk_w_material(struct pgpk_w *w)
+{
+	pgpk_w_uint(w, 1, 4);
+	pgpk_w_uint(w, 2, 1700000000);
+	pgpk_w_uint(w, 3, 1);
+	pgpk_w_bytes(w, 4, pgpk_n, sizeof(pgpk_n));
+	pgpk_w_bytes(w, 5, pgpk_e, sizeof(pgpk_e));
+}
+
+/* magic + Canonical { key = Key { material = @mat, rest } } */
+static void pgpk_w_key_blob(struct pgpk_w *out, const struct pgpk_w *mat,
+			    const struct pgpk_w *rest)
+{
+	struct pgpk_w key = { .len = 0 };
+
+	pgpk_w_bytes(&key, 1, mat->buf, mat->len);
+	if (rest)
+		pgpk_w_raw(&key, rest->buf, rest->len);
+	out->len = 0;
+	pgpk_w_raw(out, PGPK_MAGIC, PGPK_MAGIC_LEN);
+	pgpk_w_bytes(out, 1, key.buf, key.len);
+}
+
+static void pgpk_w_sig(struct pgpk_w *w, unsigned int version)
+{
+	static const uint8_t hashed[] = { 5, 2, 0x65, 0x4a, 0x4b, 0x4c };
+	static const uint8_t salt[16] = { 1 };
+	static const uint8_t s[] = { 0x7f, 0x01 };
+	static const uint8_t keyid[8] = { 0xaa };
+
+	pgpk_w_uint(w, 1, version);
+	pgpk_w_uint(w, 2, 0);
+	pgpk_w_uint(w, 3, 1);
+	pgpk_w_uint(w, 4, 8);
+	pgpk_w_uint(w, 5, 1700000000);
+	if (version != 3)
+		pgpk_w_bytes(w, 7, hashed, sizeof(hashed));
+	if (version == 6)
+		pgpk_w_bytes(w, 8, salt, sizeof(salt));
+	pgpk_w_uint(w, 9, 0xbeef);
+	pgpk_w_bytes(w, 10, s, sizeof(s));
+	pgpk_w_bytes(w, 11, keyid, sizeof(keyid));
+}
+
+static void pgpk_w_sig_blob(struct pgpk_w *out, const struct pgpk_w *sig,
+			    const struct pgpk_w *rest)
+{
+	out->len = 0;
+	pgpk_w_raw(out, PGPK_MAGIC, PGPK_MAGIC_LEN);
+	pgpk_w_bytes(out, 2, sig->buf, sig->len);
+	if (rest)
+		pgpk_w_raw(out, rest->buf, rest->len);
+}
+
+static void pgpk_expect(const char *name, const uint8_t *blob, size_t len,
+			enum pgpk_canon_reason want)
+{
+	static struct pgpk_canon d;
+	struct pgpk_canon_error err;
+	int ret = pgpk_canon_decode(blob, len, &d, &err);
+
+	if (want == PGPK_OK)
+		pgpk_check(ret == 0, "%s: refused: %s at offset %u", name,
+			   pgpk_canon_reason_str(err.reason), err.offset);
+	else
+		pgpk_check(ret == -EBADMSG && err.reason == want,
+			   "%s: want '%s', got %d '%s'", name,
+			   pgpk_canon_reason_str(want), ret,
+			   ret ? pgpk_canon_reason_str(err.reason) : "accepted");
+}
+
+#define EXPECT(name, w, want) pgpk_expect(name, (w)->buf, (w)->len, want)
+
+/* The hand writer agrees with protobuf-c on a valid key. */
+static void pgpk_test_writer_matches_protobuf_c(void)
+{
+	struct pgpk_w mat = { .len = 0 }, blob;
+	Pgpk__KeyMaterial m;
+	Pgpk__Canonical c;
+	Pgpk__Key k;
+	uint8_t *packed;
+	size_t len;
+
+	pgpk__key_material__init(&m);
+	m.version = 4;
+	m.created = 1700000000;
+	m.algorithm = 1;
+	m.rsa_n.data = (uint8_t *)pgpk_n;
+	m.rsa_n.len = sizeof(pgpk_n);
+	m.rsa_e.data = (uint8_t *)pgpk_e;
+	m.rsa_e.len = sizeof(pgpk_e);
+	pgpk__key__init(&k);
+	k.material = &m;
+	pgpk__canonical__init(&c);
+	c.key = &k;
+	packed = pgpk_pack(&c, &len);
+
+	pgpk_w_material(&mat);
+	pgpk_w_key_blob(&blob, &mat, NULL);
+	pgpk_check(len == blob.len && !memcmp(packed, blob.buf, len),
+		   "hand writer differs from protobuf-c");
+	EXPECT("valid key", &blob, PGPK_OK);
+	free(packed);
+}
+
+static void pgpk_test_key_variants(void)
+{
+	struct pgpk_w mat, rest, blob;
+	uint8_t big[PGPK_MAX_MPI + 1];
+
+	memset(big, 0x80, sizeof(big));
+
+#define MAT_CASE(name, want, body)					\
+	do {								\
+		mat.len = 0;						\
+		body;							\
+		pgpk_w_key_blob(&blob, &mat, NULL);			\
+		EXPECT(name, &blob, want);				\
+	} while (0)
+
+	MAT_CASE("reordered fields", PGPK_E_ORDER, {
+		pgpk_w_uint(&mat, 2, 1700000000);
+		pgpk_w_uint(&mat, 1, 4);
+		pgpk_w_uint(&mat, 3, 1);
+		pgpk_w_bytes(&mat, 4, pgpk_n, sizeof(pgpk_n));
+		pgpk_w_bytes(&mat, 5, pgpk_e, sizeof(pgpk_e));
+	});
+	MAT_CASE("duplicated field", PGPK_E_DUPLICATE, {
+		pgpk_w_uint(&mat, 1, 4);
+		pgpk_w_uint(&mat, 1, 4);
+	});
+	MAT_CASE("unknown field 6", PGPK_E_UNKNOWN_FIELD, {
+		pgpk_w_material(&mat);
+		pgpk_w_uint(&mat, 6, 0);
+	});
+	MAT_CASE("field number 0", PGPK_E_UNKNOWN_FIELD, {
+		pgpk_w_uint(&mat, 0, 0);
+	});
+	MAT_CASE("huge field number", PGPK_E_UNKNOWN_FIELD, {
+		pgpk_w_varint(&mat, (uint64_t)1 << 40);
+		pgpk_w_varint(&mat, 0);
+	});
+	MAT_CASE("non-minimal varint value", PGPK_E_VARINT, {
+		pgpk_w_varint(&mat, 1 << 3);
+		pgpk_w_raw(&mat, "\x84\x00", 2);
+	});
+	MAT_CASE("non-minimal varint tag", PGPK_E_VARINT, {
+		pgpk_w_raw(&mat, "\x88\x00\x04", 3);
+	});
+	MAT_CASE("non-minimal zero", PGPK_E_VARINT, {
+		pgpk_w_uint(&mat, 1, 4);
+		pgpk_w_varint(&mat, 2 << 3);
+		pgpk_w_raw(&mat, "\x80\x00", 2);
+	});
+	MAT_CASE("11-octet varint", PGPK_E_VARINT, {
+		pgpk_w_uint(&mat, 1, 4);
+		pgpk_w_varint(&mat, 2 << 3);
+		pgpk_w_raw(&mat, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x81\x01",
+			   11);
+	});
+	MAT_CASE("varint over 64 bits", PGPK_E_VARINT, {
+		pgpk_w_uint(&mat, 1, 4);
+		pgpk_w_varint(&mat, 2 << 3);
+		pgpk_w_raw(&mat, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02", 10);
+	});
+	MAT_CASE("uint32 over 32 bits", PGPK_E_RANGE, {
+		pgpk_w_uint(&mat, 1, 4);
+		pgpk_w_uint(&mat, 2, 0x100000000ULL);
+	});
+	MAT_CASE("wire type 2 for a varint", PGPK_E_WIRE_TYPE, {
+		pgpk_w_bytes(&mat, 1, "\x04", 1);
+	});
+	MAT_CASE("wire type 0 for bytes", PGPK_E_WIRE_TYPE, {
+		pgpk_w_uint(&mat, 1, 4);
+		pgpk_w_uint(&mat, 2, 1);
+		pgpk_w_uint(&mat, 3, 1);
+		pgpk_w_uint(&mat, 4, 5);
+	});
+	MAT_CASE("wire type 1 (fixed64)", PGPK_E_WIRE_TYPE, {
+		pgpk_w_varint(&mat, 1 << 3 | 1);
+		pgpk_w_raw(&mat, "\x04\0\0\0\0\0\0\0", 8);
+	});
+	MAT_CASE("wire type 5 (fixed32)", PGPK_E_WIRE_TYPE, {
+		pgpk_w_varint(&mat, 1 << 3 | 5);
+		pgpk_w_raw(&mat, "\x04\0\0\0", 4);
+	});
+	MAT_CASE("length past the end", PGPK_E_TRUNCATED, {
+		pgpk_w_uint(&mat, 1, 4);
+		pgpk_w_uint(&mat, 2, 1);
+		pgpk_w_uint(&mat, 3, 1);
+		pgpk_w_varint(&mat, 4 << 3 | 2);
+		pgpk_w_varint(&mat, 300);
+		pgpk_w_raw(&mat, pgpk_n, sizeof(pgpk_n));
+	});
+	MAT_CASE("oversize modulus", PGPK_E_LENGTH, {
+		pgpk_w_uint(&mat, 1, 4);
+		pgpk_w_uint(&mat, 2, 1);
+		pgpk_w_uint(&mat, 3, 1);
+		pgpk_w_bytes(&mat, 4, big, sizeof(big));
+		pgpk_w_bytes(&mat, 5, pgpk_e, sizeof(pgpk_e));
+	});
+	MAT_CASE("empty modulus", PGPK_E_LENGTH, {
+		pgpk_w_uint(&mat, 1, 4);
+		pgpk_w_uint(&mat, 2, 1);
+		pgpk_w_uint(&mat, 3, 1);
+		pgpk_w_bytes(&mat, 4, "", 0);
+	});
+	MAT_CASE("modulus with leading zero", PGPK_E_LEADING_ZERO, {
+		pgpk_w_uint(&mat, 1, 4);
+		pgpk_w_uint(&mat, 2, 1);
+		pgpk_w_uint(&mat, 3, 1);
+		pgpk_w_bytes(&mat, 4, "\x00\xc5", 2);
+		pgpk_w_bytes(&mat, 5, pgpk_e, sizeof(pgpk_e));
+	});
+	MAT_CASE("missing exponent", PGPK_E_MISSING, {
+		pgpk_w_uint(&mat, 1, 4);
+		pgpk_w_uint(&mat, 2, 1);
+		pgpk_w_uint(&mat, 3, 1);
+		pgpk_w_bytes(&mat, 4, pgpk_n, sizeof(pgpk_n));
+	});
+	MAT_CASE("key version 5", PGPK_E_RANGE, {
+		pgpk_w_uint(&mat, 1, 5);
+		pgpk_w_uint(&mat, 2, 1);
+		pgpk_w_uint(&mat, 3, 1);
+		pgpk_w_bytes(&mat, 4, pgpk_n, sizeof(pgpk_n));
+		pgpk_w_bytes(&mat, 5, pgpk_e, sizeof(pgpk_e));
+	});
+	MAT_CASE("algorithm 22 (EdDSA)", PGPK_E_RANGE, {
+		pgpk_w_uint(&mat, 1, 4);
+		pgpk_w_uint(&mat, 2, 1);
+		pgpk_w_uint(&mat, 3, 22);
+	});
+	MAT_CASE("empty material", PGPK_E_MISSING, {});
+
+	/* Key-level fields after a valid material. */
+#define KEY_CASE(name, want, body)					\
+	do {								\
+		mat.len = 0;						\
+		rest.len = 0;						\
+		pgpk_w_material(&mat);					\
+		body;							\
+		pgpk_w_key_blob(&blob, &mat, &rest);			\
+		EXPECT(name, &blob, want);				\
+	} while (0)
+
+	KEY_CASE("subkey flag 2", PGPK_E_RANGE, pgpk_w_uint(&rest, 3, 2));
+	KEY_CASE("empty user ID", PGPK_E_LENGTH, pgpk_w_bytes(&rest, 4, "", 0));
+	KEY_CASE("key flags 256", PGPK_E_RANGE, pgpk_w_uint(&rest, 7, 256));
+	KEY_CASE("unknown key field 11", PGPK_E_UNKNOWN_FIELD,
+		 pgpk_w_uint(&rest, 11, 1));
+	KEY_CASE("material twice", PGPK_E_DUPLICATE,
+		 pgpk_w_bytes(&rest, 1, mat.buf, mat.len));
+	KEY_CASE("valid optional fields", PGPK_OK, {
+		pgpk_w_uint(&rest, 2, 0);
+		pgpk_w_uint(&rest, 3, 1);
+		pgpk_w_bytes(&rest, 4, "Alice <a@example.org>", 21);
+		pgpk_w_uint(&rest, 6, UINT64_MAX);
+	});
+	{
+		uint8_t uid[PGPK_MAX_USER_ID + 1];
+
+		memset(uid, 'u', sizeof(uid));
+		KEY_CASE("oversize user ID", PGPK_E_LENGTH,
+			 pgpk_w_bytes(&rest, 4, uid, sizeof(uid)));
+	}
+}
+
+static void pgpk_test_sig_variants(void)
+{
+	struct pgpk_w sig, rest, blob;
+	unsigned int v;
+
+#define SIG_CASE(name, want, version, body)				\
+	do {								\
+		sig.len = 0;						\
+		rest.len = 0;						\
+		pgpk_w_sig(&sig, version);				\
+		body;							\
+		pgpk_w_sig_blob(&blob, &sig, &rest);			\
+		EXPECT(name, &blob, want);				\
+	} while (0)
+
+	for (v = 3; v <= 6; v += v == 4 ? 2 : 1)
+		SIG_CASE("valid signature", PGPK_OK, v, {});
+	SIG_CASE("signature with content", PGPK_OK, 4,
+		 pgpk_w_bytes(&rest, 3, "hello\r\n", 7));
+	SIG_CASE("signature with empty content", PGPK_OK, 4,
+		 pgpk_w_bytes(&rest, 3, "", 0));
+	SIG_CASE("quick check over 16 bits", PGPK_E_RANGE, 4, {
+		sig.len = 0;
+		pgpk_w_uint(&sig, 1, 4);
+		pgpk_w_uint(&sig, 2, 0);
+		pgpk_w_uint(&sig, 3, 1);
+		pgpk_w_uint(&sig, 4, 8);
+		pgpk_w_uint(&sig, 5, 1);
+		pgpk_w_bytes(&sig, 7, "", 0);
+		pgpk_w_uint(&sig, 9, 0x10000);
+	});
+	SIG_CASE("v3 with hashed area", PGPK_E_MISSING, 3, {
+		sig.len = 0;
+		pgpk_w_uint(&sig, 1, 3);
+		pgpk_w_uint(&sig, 2, 0);
+		pgpk_w_uint(&sig, 3, 1);
+		pgpk_w_uint(&sig, 4, 8);
+		pgpk_w_uint(&sig, 5, 1);
+		pgpk_w_bytes(&sig, 7, "", 0);
+		pgpk_w_uint(&sig, 9, 1);
+		pgpk_w_bytes(&sig, 10, "\x01", 1);
+	});
+	SIG_CASE("v6 without salt", PGPK_E_MISSING, 6, {
+		sig.len = 0;
+		pgpk_w_uint(&sig, 1, 6);
+		pgpk_w_uint(&sig, 2, 0);
+		pgpk_w_uint(&sig, 3, 1);
+		pgpk_w_uint(&sig, 4, 8);
+		pgpk_w_uint(&sig, 5, 1);
+		pgpk_w_bytes(&sig, 7, "", 0);
+		pgpk_w_uint(&sig, 9, 1);
+		pgpk_w_bytes(&sig, 10, "\x01", 1);
+	});
+	SIG_CASE("signature version 5", PGPK_E_RANGE, 4, sig.buf[1] = 5);
+	SIG_CASE("issuer fingerprint of 25 octets", PGPK_E_LENGTH, 4, {
+		uint8_t fpr[25] = { 0 };
+
+		pgpk_w_bytes(&sig, 12, fpr, sizeof(fpr));
+	});
+	SIG_CASE("issuer key ID of 7 octets", PGPK_E_LENGTH, 4, {
+		sig.len = 0;
+		pgpk_w_uint(&sig, 1, 4);
+		pgpk_w_uint(&sig, 2, 0);
+		pgpk_w_uint(&sig, 3, 1);
+		pgpk_w_uint(&sig, 4, 8);
+		pgpk_w_uint(&sig, 5, 1);
+		pgpk_w_bytes(&sig, 7, "", 0);
+		pgpk_w_uint(&sig, 9, 1);
+		pgpk_w_bytes(&sig, 10, "\x01", 1);
+		pgpk_w_bytes(&sig, 11, "1234567", 7);
+	});
+	SIG_CASE("salt of 15 octets", PGPK_E_LENGTH, 6, {
+		sig.len = 0;
+		pgpk_w_uint(&sig, 1, 6);
+		pgpk_w_uint(&sig, 2, 0);
+		pgpk_w_uint(&sig, 3, 1);
+		pgpk_w_uint(&sig, 4, 8);
+		pgpk_w_uint(&sig, 5, 1);
+		pgpk_w_bytes(&sig, 7, "", 0);
+		pgpk_w_bytes(&sig, 8, "123456789012345", 15);
+	});
+	sig.len = 0;
+	pgpk_w_sig(&sig, 4);
+	blob.len = 0;
+	pgpk_w_raw(&blob, PGPK_MAGIC, PGPK_MAGIC_LEN);
+	pgpk_w_bytes(&blob, 3, "x", 1);
+	pgpk_w_bytes(&blob, 2, sig.buf, sig.len);
+	EXPECT("content before signature", &blob, PGPK_E_ORDER);
+	/* trailing bytes after a complete message */
+	SIG_CASE("trailing zero octet", PGPK_E_UNKNOWN_FIELD, 4,
+		 pgpk_w_raw(&rest, "\x00", 1));
+	SIG_CASE("trailing second signature", PGPK_E_DUPLICATE, 4,
+		 pgpk_w_bytes(&rest, 2, sig.buf, sig.len));
+	SIG_CASE("trailing field 4", PGPK_E_UNKNOWN_FIELD, 4,
+		 pgpk_w_uint(&rest, 4, 1));
+	SIG_CASE("trailing partial tag", PGPK_E_TRUNCATED, 4,
+		 pgpk_w_raw(&rest, "\x80", 1));
+}
+
+static void pgpk_test_envelope(void)
+{
+	struct pgpk_w mat = { .len = 0 }, sig = { .len = 0 }, rest, blob;
+	uint8_t *big;
+
+	pgpk_w_material(&mat);
+	pgpk_w_sig(&sig, 4);
+
+	rest.len = 0;
+	pgpk_w_bytes(&rest, 2, sig.buf, sig.len);
+	pgpk_w_key_blob(&blob, &mat, NULL);
+	pgpk_w_raw(&blob, rest.buf, rest.len);
+	EXPECT("key and signature", &blob, PGPK_E_ENVELOPE);
+
+	pgpk_w_key_blob(&blob, &mat, NULL);
+	pgpk_w_bytes(&blob, 3, "x", 1);
+	EXPECT("key with content", &blob, PGPK_E_ENVELOPE);
+
+	blob.len = 0;
+	pgpk_w_raw(&blob, PGPK_MAGIC, PGPK_MAGIC_LEN);
+	EXPECT("magic alone", &blob, PGPK_E_ENVELOPE);
+	pgpk_w_bytes(&blob, 3, "x", 1);
+	EXPECT("content alone", &blob, PGPK_E_ENVELOPE);
+
+	blob.len = 0;
+	pgpk_w_raw(&blob, "\x7fPGK\x02", PGPK_MAGIC_LEN);
+	EXPECT("magic of another encoding version", &blob, PGPK_E_MAGIC);
+	blob.len = 0;
+	pgpk_w_raw(&blob, "\x99\x01\x0d\x04", 4);
+	EXPECT("OpenPGP packet", &blob, PGPK_E_MAGIC);
+	pgpk_expect("empty", blob.buf, 0, PGPK_E_SIZE);
+
+	big = calloc(1, PGPK_MAX_BLOB + 1);
+	if (!big)
+		abort();
+	memcpy(big, PGPK_MAGIC, PGPK_MAGIC_LEN);
+	pgpk_expect("over 1 MiB", big, PGPK_MAX_BLOB + 1, PGPK_E_SIZE);
+	free(big);
+}
+
+/* Every proper prefix of a key-only or signature-only blob is refused. */
+static void pgpk_test_truncation(void)
+{
+	struct pgpk_w mat = { .len = 0 }, sig = { .len = 0 }, rest, blob;
+	struct pgpk_canon d;
+	size_t i, refused = 0, total = 0;
+	unsigned int v;
+
+	rest.len = 0;
+	pgpk_w_material(&mat);
+	pgpk_w_bytes(&rest, 4, "Bob <b@example.org>", 19);
+	pgpk_w_sig(&sig, 4);
+	pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
+	pgpk_w_key_blob(&blob, &mat, &rest);
+	EXPECT("key with certification", &blob, PGPK_OK);
+	for (i = 0; i < blob.len; i++, total++)
+		refused += pgpk_canon_decode(blob.buf, i, &d, NULL) == -EBADMSG;
+
+	for (v = 3; v <= 6; v += v == 4 ? 2 : 1) {
+		sig.len = 0;
+		pgpk_w_sig(&sig, v);
+		pgpk_w_sig_blob(&blob, &sig, NULL);
+		for (i = 0; i < blob.len; i++, total++)
+			refused += pgpk_canon_decode(blob.buf, i, &d, NULL) ==
+				   -EBADMSG;
+	}
+	pgpk_check(refused == total, "truncation: %zu of %zu prefixes refused",
+		   refused, total);
+	printf("truncation: %zu of %zu prefixes refused\n", refused, total);
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	pgpk_test_writer_matches_protobuf_c();
+	pgpk_test_key_variants();
+	pgpk_test_sig_variants();
+	pgpk_test_envelope();
+	pgpk_test_truncation();
+	pgpk_test_round_trip(3000);
+	printf("%u checks, %u failed\n", pgpk_checks, pgpk_failures);
+	return pgpk_failures ? 1 : 0;
+}
