@@ -21,9 +21,9 @@
 #include "helper/pgpk_broker.h"
 
 /* Exit statuses of the child wrapper (the work returns its own). */
-#define PGPK_CHILD_EXIT_SANDBOX	64	/* + the failed pgpk_sandbox_step */
-#define PGPK_CHILD_EXIT_INPUT	80	/* reading the input pipe failed */
-#define PGPK_CHILD_EXIT_NOMEM	81
+#define PGPK_CHILD_EXIT_SANDBOX 64 /* + the failed pgpk_sandbox_step */
+#define PGPK_CHILD_EXIT_INPUT 80 /* reading the input pipe failed */
+#define PGPK_CHILD_EXIT_NOMEM 81
 
 static const struct {
 	int error;
@@ -89,8 +89,10 @@ int pgpk_request_parse(const char *desc, struct pgpk_request *req, char *why,
 
 		lo = hi < 0 ? -1 : pgpk_hexval(p[2 * i + 1]);
 		if (hi < 0 || lo < 0) {
-			snprintf(why, why_len, "description: bad SHA-256 hex "
-				 "at character %zu", 4 + 2 * i);
+			snprintf(why, why_len,
+				 "description: bad SHA-256 hex "
+				 "at character %zu",
+				 4 + 2 * i);
 			return -EBADMSG;
 		}
 		req->sha256[i] = (uint8_t)(hi << 4 | lo);
@@ -107,14 +109,17 @@ int pgpk_request_parse(const char *desc, struct pgpk_request *req, char *why,
 	/* Key ID (16) or fingerprint (40 v4, 64 v6), uppercase hex. */
 	sel_len = strlen(++p);
 	if (sel_len != 16 && sel_len != 40 && sel_len != 64) {
-		snprintf(why, why_len, "description: selector of %zu "
-			 "characters, want 16, 40 or 64", sel_len);
+		snprintf(why, why_len,
+			 "description: selector of %zu "
+			 "characters, want 16, 40 or 64",
+			 sel_len);
 		return -EBADMSG;
 	}
 	for (i = 0; i < sel_len; i++) {
 		if (!((p[i] >= '0' && p[i] <= '9') ||
 		      (p[i] >= 'A' && p[i] <= 'F'))) {
-			snprintf(why, why_len, "description: selector is not "
+			snprintf(why, why_len,
+				 "description: selector is not "
 				 "uppercase hex at character %zu",
 				 (size_t)(p - desc) + i);
 			return -EBADMSG;
@@ -180,7 +185,9 @@ pgpk_child_main(const struct pgpk_broker *broker, const struct pgpk_sandbox *sb,
 		int out_fd)
 {
 	struct pgpk_child_ctx ctx = {
-		.req = req, .policy = broker->policy, .now = now,
+		.req = req,
+		.policy = broker->policy,
+		.now = now,
 		.arg = broker->child_arg,
 	};
 	size_t cap = broker->policy->max_input + 1, len = 0;
@@ -203,7 +210,7 @@ pgpk_child_main(const struct pgpk_broker *broker, const struct pgpk_sandbox *sb,
 		if (n == 0)
 			break;
 		len += (size_t)n;
-		if (len == cap)		/* more than the broker may send */
+		if (len == cap) /* more than the broker may send */
 			_exit(PGPK_CHILD_EXIT_INPUT);
 	}
 	_exit(broker->child(&ctx, in, len, PGPK_SANDBOX_OUT_FD));
@@ -212,11 +219,11 @@ pgpk_child_main(const struct pgpk_broker *broker, const struct pgpk_sandbox *sb,
 /* Everything one exchange with a child owns, so cleanup is one place. */
 struct pgpk_exchange {
 	pid_t pid;
-	int to_child;		/* write end of the input pipe */
-	int from_child;		/* read end of the output pipe */
-	int pidfd;		/* readable when the child has exited */
+	int to_child; /* write end of the input pipe */
+	int from_child; /* read end of the output pipe */
+	int pidfd; /* readable when the child has exited */
 	bool reaped;
-	int status;		/* wait status once reaped */
+	int status; /* wait status once reaped */
 	uint8_t *answer;
 	size_t answer_len;
 	size_t answer_cap;
@@ -303,7 +310,7 @@ static bool pgpk_exchange_read(struct pgpk_exchange *x)
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return true;
 	if (n <= 0) {
-		pgpk_close(&x->from_child);	/* EOF (or error: same) */
+		pgpk_close(&x->from_child); /* EOF (or error: same) */
 		return true;
 	}
 	if ((size_t)n > x->answer_cap - x->answer_len) {
@@ -339,7 +346,7 @@ static void pgpk_exchange_run(struct pgpk_exchange *x, const uint8_t *data,
 		int wait_ms;
 
 		if (x->to_child >= 0 && sent == len)
-			pgpk_close(&x->to_child);	/* EOF for the child */
+			pgpk_close(&x->to_child); /* EOF for the child */
 		if (x->from_child < 0) {
 			pgpk_exchange_reap_nohang(x);
 			if (x->reaped)
@@ -352,16 +359,17 @@ static void pgpk_exchange_run(struct pgpk_exchange *x, const uint8_t *data,
 		wait_ms = (int)((deadline - now + 999) / 1000);
 		if (x->to_child >= 0) {
 			idx_in = (int)nfds;
-			fds[nfds++] = (struct pollfd){ x->to_child, POLLOUT, 0 };
+			fds[nfds++] =
+				(struct pollfd){ x->to_child, POLLOUT, 0 };
 		}
 		if (x->from_child >= 0) {
 			idx_out = (int)nfds;
-			fds[nfds++] = (struct pollfd){ x->from_child, POLLIN,
-						       0 };
+			fds[nfds++] =
+				(struct pollfd){ x->from_child, POLLIN, 0 };
 		} else if (x->pidfd >= 0) {
 			fds[nfds++] = (struct pollfd){ x->pidfd, POLLIN, 0 };
 		} else if (wait_ms > 1) {
-			wait_ms = 1;	/* no pidfd (old kernel): poll waitpid */
+			wait_ms = 1; /* no pidfd (old kernel): poll waitpid */
 		}
 		if (poll(fds, nfds, wait_ms) < 0 && errno != EINTR)
 			break;
@@ -427,15 +435,17 @@ static int pgpk_exchange_verdict(const struct pgpk_exchange *x,
 		    code < PGPK_CHILD_EXIT_SANDBOX + PGPK_SANDBOX_NR_STEPS)
 			snprintf(why, why_len, "sandbox failed: %s",
 				 pgpk_sandbox_step_str(
-					code - PGPK_CHILD_EXIT_SANDBOX));
+					 code - PGPK_CHILD_EXIT_SANDBOX));
 		else
 			snprintf(why, why_len, "parser exited with status %d",
 				 code);
 		return ECHILD;
 	}
 	if (x->answer_len < PGPK_ANSWER_HDR) {
-		snprintf(why, why_len, "parser exited without an answer "
-			 "(%zu octets)", x->answer_len);
+		snprintf(why, why_len,
+			 "parser exited without an answer "
+			 "(%zu octets)",
+			 x->answer_len);
 		return ECHILD;
 	}
 	if (memcmp(x->answer, PGPK_ANSWER_MAGIC, 4)) {
@@ -445,8 +455,10 @@ static int pgpk_exchange_verdict(const struct pgpk_exchange *x,
 	status = pgpk_get_be32(x->answer + 4);
 	plen = pgpk_get_be32(x->answer + 8);
 	if (plen != x->answer_len - PGPK_ANSWER_HDR) {
-		snprintf(why, why_len, "parser answer frame says %u octets, "
-			 "%zu sent", plen, x->answer_len - PGPK_ANSWER_HDR);
+		snprintf(why, why_len,
+			 "parser answer frame says %u octets, "
+			 "%zu sent",
+			 plen, x->answer_len - PGPK_ANSWER_HDR);
 		return ECHILD;
 	}
 	if (status == 0) {
@@ -455,8 +467,10 @@ static int pgpk_exchange_verdict(const struct pgpk_exchange *x,
 		return 0;
 	}
 	if (!pgpk_parser_errno_ok(status) || plen > PGPK_ANSWER_MAX_MSG) {
-		snprintf(why, why_len, "parser answer has bad status %u or a "
-			 "message of %u octets", status, plen);
+		snprintf(why, why_len,
+			 "parser answer has bad status %u or a "
+			 "message of %u octets",
+			 status, plen);
 		return ECHILD;
 	}
 	pgpk_copy_text(text, sizeof(text), x->answer + PGPK_ANSWER_HDR, plen);
@@ -483,16 +497,18 @@ static int pgpk_check_answer(const struct pgpk_canon *canon,
 			     const uint8_t *data, size_t len, char *why,
 			     size_t why_len)
 {
-	bool binary = len && (data[0] & 0x80);	/* RFC 9580 4.2 tag octet */
+	bool binary = len && (data[0] & 0x80); /* RFC 9580 4.2 tag octet */
 
 	if (req->want == PGPK_WANT_KEY && !PGPK_HAS(canon, PGPK_CANON_KEY)) {
-		snprintf(why, why_len, "parser answered a signature, a key "
+		snprintf(why, why_len,
+			 "parser answered a signature, a key "
 			 "was asked");
 		return EKEYREJECTED;
 	}
 	if (req->want == PGPK_WANT_SIG &&
 	    !PGPK_HAS(canon, PGPK_CANON_SIGNATURE)) {
-		snprintf(why, why_len, "parser answered a key, a signature "
+		snprintf(why, why_len,
+			 "parser answered a key, a signature "
 			 "was asked");
 		return EKEYREJECTED;
 	}
@@ -504,13 +520,15 @@ static int pgpk_check_answer(const struct pgpk_canon *canon,
 	      !pgpk_contains(data, len, &canon->key.primary.rsa_n)) ||
 	     (PGPK_HAS(&canon->key, PGPK_KEY_USER_ID) &&
 	      !pgpk_contains(data, len, &canon->key.user_id)))) {
-		snprintf(why, why_len, "parser answered a key that is not in "
+		snprintf(why, why_len,
+			 "parser answered a key that is not in "
 			 "the submitted bytes");
 		return EKEYREJECTED;
 	}
 	if (req->want == PGPK_WANT_SIG &&
 	    !pgpk_contains(data, len, &canon->sig.rsa_s)) {
-		snprintf(why, why_len, "parser answered a signature that is "
+		snprintf(why, why_len,
+			 "parser answered a signature that is "
 			 "not in the submitted bytes");
 		return EKEYREJECTED;
 	}
@@ -575,14 +593,15 @@ static int pgpk_broker_judge(const struct pgpk_broker *broker,
 		return -ret;
 	pgpk_exchange_run(x, data, len,
 			  start + (uint64_t)policy->timeout_ms * 1000);
-	ret = pgpk_exchange_verdict(x, policy->max_answer, blob, blob_len,
-				    why, why_len);
+	ret = pgpk_exchange_verdict(x, policy->max_answer, blob, blob_len, why,
+				    why_len);
 	if (ret)
 		return ret;
 	res->answer_len = *blob_len;
 	/* The kernel's own decoder: if it would refuse, refuse now. */
 	if (pgpk_canon_decode(*blob, *blob_len, &canon, &cerr)) {
-		snprintf(why, why_len, "parser answer is not canonical: %s at "
+		snprintf(why, why_len,
+			 "parser answer is not canonical: %s at "
 			 "octet %u (field %u)",
 			 pgpk_canon_reason_str(cerr.reason), cerr.offset,
 			 cerr.field);
@@ -604,7 +623,10 @@ int pgpk_broker_run(const struct pgpk_broker *broker,
 {
 	const struct pgpk_policy *policy = broker->policy;
 	struct pgpk_exchange x = {
-		.pid = -1, .to_child = -1, .from_child = -1, .pidfd = -1,
+		.pid = -1,
+		.to_child = -1,
+		.from_child = -1,
+		.pidfd = -1,
 	};
 	struct pgpk_sandbox own_sb = { 0 };
 	const struct pgpk_sandbox *sb = broker->sandbox;
@@ -651,12 +673,11 @@ verdict:
 	res->error = error;
 	res->elapsed_us = pgpk_now_us() - start;
 	if (error)
-		res->ops_error = broker->ops->reject(broker->ops_ctx,
-						     policy->negative_timeout,
-						     error);
+		res->ops_error = broker->ops->reject(
+			broker->ops_ctx, policy->negative_timeout, error);
 	else
-		res->ops_error = broker->ops->instantiate(broker->ops_ctx,
-							  blob, blob_len);
+		res->ops_error = broker->ops->instantiate(broker->ops_ctx, blob,
+							  blob_len);
 	pgpk_exchange_end(&x);
 	free(x.answer);
 	pgpk_sandbox_release(&own_sb);

@@ -33,7 +33,9 @@ int pgpk_child_convert(const struct pgpk_child_ctx *ctx, const uint8_t *in,
 		snprintf(msg, sizeof(msg), "%s (at octet %zu)", err.msg,
 			 err.offset);
 		return pgpk_answer_write(out_fd, ret < 0 ? -ret : ret, msg,
-					 strlen(msg)) ? 1 : 0;
+					 strlen(msg)) ?
+			       1 :
+			       0;
 	}
 	ret = pgpk_answer_write(out_fd, 0, out, out_len);
 	free(out);

@@ -47,12 +47,14 @@ static void pgpk_print_sig(const char *label, const struct pgpk_sig *s)
 
 	printf("%s: v%u type 0x%02x pk %u hash %s (%u) created %u expires "
 	       "%" PRIu64 " quick-check %04X, %u-bit value, hashed area %u "
-	       "octets\n", label, s->version, s->type, s->pubkey_algorithm,
+	       "octets\n",
+	       label, s->version, s->type, s->pubkey_algorithm,
 	       hash ? hash : "?", s->hash_algorithm, s->created,
 	       (uint64_t)s->expires, s->quick_check, pgpk_be_bits(&s->rsa_s),
 	       s->hashed_area.len);
 	if (PGPK_HAS(s, PGPK_SIG_ISSUER_FINGERPRINT))
-		pgpk_print_hex("  issuer fingerprint: ", &s->issuer_fingerprint);
+		pgpk_print_hex("  issuer fingerprint: ",
+			       &s->issuer_fingerprint);
 	else if (PGPK_HAS(s, PGPK_SIG_ISSUER_KEY_ID))
 		pgpk_print_hex("  issuer key ID: ", &s->issuer_key_id);
 }
@@ -111,8 +113,8 @@ static int pgpk_debug_reject(void *ctx, unsigned int timeout, int error)
 }
 
 static const struct pgpk_broker_ops pgpk_debug_ops = {
-	.instantiate	= pgpk_debug_instantiate,
-	.reject		= pgpk_debug_reject,
+	.instantiate = pgpk_debug_instantiate,
+	.reject = pgpk_debug_reject,
 };
 
 static uint8_t *pgpk_read_file(const char *path, size_t max, size_t *len)
@@ -137,7 +139,7 @@ static uint8_t *pgpk_read_file(const char *path, size_t max, size_t *len)
 static void pgpk_debug_usage(void)
 {
 	fprintf(stderr, "usage: pgpk-helper debug [--select HEX] [--hex] "
-		"[options] key|sig FILE\n");
+			"[options] key|sig FILE\n");
 	pgpk_policy_usage(stderr);
 }
 
@@ -146,7 +148,9 @@ int pgpk_cmd_debug(int argc, char **argv)
 	struct pgpk_debug dbg = { .hex = false };
 	struct pgpk_policy policy;
 	struct pgpk_broker broker = {
-		.policy = &policy, .ops = &pgpk_debug_ops, .ops_ctx = &dbg,
+		.policy = &policy,
+		.ops = &pgpk_debug_ops,
+		.ops_ctx = &dbg,
 		.child = pgpk_child_convert,
 	};
 	struct pgpk_broker_result res;

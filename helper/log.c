@@ -30,8 +30,9 @@ static void pgpk_log_kmsg(int priority, const char *line)
 	n = snprintf(buf, sizeof(buf), "<%d>pgpk-helper[%d]: %s\n",
 		     LOG_DAEMON | priority, (int)getpid(), line);
 	if (n > 0)
-		(void)!write(fd, buf, (size_t)n < sizeof(buf) ? (size_t)n :
-							       sizeof(buf) - 1);
+		(void)!write(fd, buf,
+			     (size_t)n < sizeof(buf) ? (size_t)n :
+						       sizeof(buf) - 1);
 	close(fd);
 }
 

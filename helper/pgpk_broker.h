@@ -44,16 +44,16 @@
 #include "helper/pgpk_policy.h"
 #include "sandbox/pgpk_sandbox.h"
 
-#define PGPK_ANSWER_MAGIC	"PGKA"
-#define PGPK_ANSWER_HDR		12
-#define PGPK_ANSWER_MAX_MSG	1024
-#define PGPK_SELECT_MAX		64	/* v6 fingerprint, in hex */
+#define PGPK_ANSWER_MAGIC "PGKA"
+#define PGPK_ANSWER_HDR 12
+#define PGPK_ANSWER_MAX_MSG 1024
+#define PGPK_SELECT_MAX 64 /* v6 fingerprint, in hex */
 
 /* What the kernel asked for (request_key description, see common.md). */
 struct pgpk_request {
 	enum pgpk_want want;
-	char select[PGPK_SELECT_MAX + 1];	/* "" = primary key */
-	uint8_t sha256[32];			/* of the callout data */
+	char select[PGPK_SELECT_MAX + 1]; /* "" = primary key */
+	uint8_t sha256[32]; /* of the callout data */
 };
 
 /*
@@ -68,7 +68,7 @@ struct pgpk_child_ctx {
 	const struct pgpk_request *req;
 	const struct pgpk_policy *policy;
 	int64_t now;
-	void *arg;		/* the work function's own argument */
+	void *arg; /* the work function's own argument */
 };
 
 /*
@@ -98,11 +98,11 @@ struct pgpk_broker {
 };
 
 struct pgpk_broker_result {
-	int error;		/* 0 = instantiated, else the errno rejected */
-	int ops_error;		/* negative errno from instantiate/reject */
-	char reason[384];	/* one line: what happened and why */
-	size_t answer_len;	/* octets of the canonical blob, if any */
-	uint64_t elapsed_us;	/* fork to verdict */
+	int error; /* 0 = instantiated, else the errno rejected */
+	int ops_error; /* negative errno from instantiate/reject */
+	char reason[384]; /* one line: what happened and why */
+	size_t answer_len; /* octets of the canonical blob, if any */
+	uint64_t elapsed_us; /* fork to verdict */
 };
 
 /*

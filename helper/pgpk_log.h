@@ -9,7 +9,7 @@
 #define PGPK_LOG_H
 
 enum pgpk_log_mode {
-	PGPK_LOG_AUTO,		/* stderr on a tty, else syslog */
+	PGPK_LOG_AUTO, /* stderr on a tty, else syslog */
 	PGPK_LOG_STDERR,
 	PGPK_LOG_SYSLOG,
 	PGPK_LOG_KMSG,

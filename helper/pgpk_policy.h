@@ -17,32 +17,32 @@
 #include "kernel/pgpk_canon.h"
 
 /* RFC 9580 9.5 hash algorithm IDs. */
-#define PGPK_POLICY_HASH_MD5		1
-#define PGPK_POLICY_HASH_SHA1		2
-#define PGPK_POLICY_HASH_RIPEMD160	3
-#define PGPK_POLICY_HASH_SHA256	8
-#define PGPK_POLICY_HASH_SHA384	9
-#define PGPK_POLICY_HASH_SHA512	10
-#define PGPK_POLICY_HASH_SHA224	11
-#define PGPK_POLICY_HASH_SHA3_256	12
-#define PGPK_POLICY_HASH_SHA3_512	14
+#define PGPK_POLICY_HASH_MD5 1
+#define PGPK_POLICY_HASH_SHA1 2
+#define PGPK_POLICY_HASH_RIPEMD160 3
+#define PGPK_POLICY_HASH_SHA256 8
+#define PGPK_POLICY_HASH_SHA384 9
+#define PGPK_POLICY_HASH_SHA512 10
+#define PGPK_POLICY_HASH_SHA224 11
+#define PGPK_POLICY_HASH_SHA3_256 12
+#define PGPK_POLICY_HASH_SHA3_512 14
 
-#define PGPK_POLICY_MIN_RSA_BITS	2048
-#define PGPK_POLICY_HASHES		"sha256,sha384,sha512"
-#define PGPK_POLICY_MAX_INPUT		(1024 * 1024)
-#define PGPK_POLICY_TIMEOUT_MS		2000
-#define PGPK_POLICY_NEGATIVE_TIMEOUT	60
+#define PGPK_POLICY_MIN_RSA_BITS 2048
+#define PGPK_POLICY_HASHES "sha256,sha384,sha512"
+#define PGPK_POLICY_MAX_INPUT (1024 * 1024)
+#define PGPK_POLICY_TIMEOUT_MS 2000
+#define PGPK_POLICY_NEGATIVE_TIMEOUT 60
 
 struct pgpk_policy {
-	unsigned int min_rsa_bits;	/* keys (and their primary) below: refused */
-	uint32_t hash_mask;		/* bit n: hash n allowed for data sigs */
-	bool allow_expired;		/* accept expired keys and signatures */
-	bool allow_revoked;		/* accept revoked keys (parser verdict) */
-	size_t max_input;		/* largest callout blob, octets */
-	unsigned int timeout_ms;	/* watchdog for the parser child */
-	unsigned int negative_timeout;	/* seconds a refusal stays cached */
-	size_t max_answer;		/* largest answer accepted, octets */
-	const char *sandbox_user;	/* user the parser runs as (when root) */
+	unsigned int min_rsa_bits; /* keys (and their primary) below: refused */
+	uint32_t hash_mask; /* bit n: hash n allowed for data sigs */
+	bool allow_expired; /* accept expired keys and signatures */
+	bool allow_revoked; /* accept revoked keys (parser verdict) */
+	size_t max_input; /* largest callout blob, octets */
+	unsigned int timeout_ms; /* watchdog for the parser child */
+	unsigned int negative_timeout; /* seconds a refusal stays cached */
+	size_t max_answer; /* largest answer accepted, octets */
+	const char *sandbox_user; /* user the parser runs as (when root) */
 };
 
 void pgpk_policy_default(struct pgpk_policy *policy);

@@ -63,8 +63,10 @@ static int pgpk_parse_hashes(const char *list, uint32_t *mask, FILE *err)
 		/* Collisions are practical: never for data signatures. */
 		if (pgpk_hashes[i].id == PGPK_POLICY_HASH_MD5 ||
 		    pgpk_hashes[i].id == PGPK_POLICY_HASH_SHA1) {
-			fprintf(err, "--hashes: %s is broken and cannot be "
-				"allowed\n", pgpk_hashes[i].name);
+			fprintf(err,
+				"--hashes: %s is broken and cannot be "
+				"allowed\n",
+				pgpk_hashes[i].name);
 			return -1;
 		}
 		*mask |= 1U << pgpk_hashes[i].id;
@@ -80,7 +82,8 @@ void pgpk_policy_default(struct pgpk_policy *policy)
 {
 	memset(policy, 0, sizeof(*policy));
 	policy->min_rsa_bits = PGPK_POLICY_MIN_RSA_BITS;
-	policy->hash_mask = 1U << PGPK_POLICY_HASH_SHA256 | 1U << PGPK_POLICY_HASH_SHA384 |
+	policy->hash_mask = 1U << PGPK_POLICY_HASH_SHA256 |
+			    1U << PGPK_POLICY_HASH_SHA384 |
 			    1U << PGPK_POLICY_HASH_SHA512;
 	policy->max_input = PGPK_POLICY_MAX_INPUT;
 	policy->timeout_ms = PGPK_POLICY_TIMEOUT_MS;
@@ -89,9 +92,8 @@ void pgpk_policy_default(struct pgpk_policy *policy)
 	policy->sandbox_user = NULL;
 }
 
-static int pgpk_parse_ulong(const char *opt, const char *val,
-			    unsigned long lo, unsigned long hi,
-			    unsigned long *out, FILE *err)
+static int pgpk_parse_ulong(const char *opt, const char *val, unsigned long lo,
+			    unsigned long hi, unsigned long *out, FILE *err)
 {
 	char *end;
 
@@ -126,8 +128,8 @@ static const struct {
 	{ "--min-rsa-bits", PGPK_OPT_MIN_RSA_BITS, true,
 	  "N     refuse RSA keys shorter than N bits (default 2048)" },
 	{ "--hashes", PGPK_OPT_HASHES, true,
-	  "LIST      hashes allowed for data signatures (default "
-	  PGPK_POLICY_HASHES "; MD5 and SHA1 are never allowed)" },
+	  "LIST      hashes allowed for data signatures (default " PGPK_POLICY_HASHES
+	  "; MD5 and SHA1 are never allowed)" },
 	{ "--allow-expired", PGPK_OPT_ALLOW_EXPIRED, false,
 	  "   accept expired keys and signatures (default: refuse)" },
 	{ "--allow-revoked", PGPK_OPT_ALLOW_REVOKED, false,
@@ -307,7 +309,8 @@ static int pgpk_check_sig(const struct pgpk_policy *policy,
 	    (int64_t)sig->expires <= now) {
 		snprintf(why, why_len,
 			 "policy: signature expired at %" PRIu64
-			 " (now %" PRId64 ")", (uint64_t)sig->expires, now);
+			 " (now %" PRId64 ")",
+			 (uint64_t)sig->expires, now);
 		return -EKEYEXPIRED;
 	}
 	return 0;

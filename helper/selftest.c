@@ -39,7 +39,7 @@
 #include "helper/pgpk_runtime.h"
 #include "helper/selftest_vectors.h"
 
-#define PGPK_ST_WATCHDOG_MS	300
+#define PGPK_ST_WATCHDOG_MS 300
 
 enum pgpk_st_result { PGPK_ST_PASS, PGPK_ST_FAIL, PGPK_ST_SKIP };
 
@@ -88,8 +88,8 @@ static int pgpk_st_reject(void *ctx, unsigned int timeout, int error)
 }
 
 static const struct pgpk_broker_ops pgpk_st_ops = {
-	.instantiate	= pgpk_st_instantiate,
-	.reject		= pgpk_st_reject,
+	.instantiate = pgpk_st_instantiate,
+	.reject = pgpk_st_reject,
 };
 
 /* Run one request through the pipeline; returns the errno, 0 = ok. */
@@ -100,8 +100,11 @@ static int pgpk_st_run(const struct pgpk_sandbox *sb,
 		       struct pgpk_broker_result *res)
 {
 	struct pgpk_broker broker = {
-		.policy = policy, .ops = &pgpk_st_ops, .ops_ctx = cap,
-		.child = child, .sandbox = sb,
+		.policy = policy,
+		.ops = &pgpk_st_ops,
+		.ops_ctx = cap,
+		.child = child,
+		.sandbox = sb,
 	};
 	struct pgpk_request req = { .want = want };
 	unsigned int md_len;
@@ -120,8 +123,8 @@ static void pgpk_st_kat(struct pgpk_st *st, const struct pgpk_sandbox *sb,
 	size_t i;
 	int ret;
 
-	ret = pgpk_st_run(sb, policy, pgpk_child_convert, want, in, in_len,
-			  cap, &res);
+	ret = pgpk_st_run(sb, policy, pgpk_child_convert, want, in, in_len, cap,
+			  &res);
 	if (ret) {
 		pgpk_st_report(st, PGPK_ST_FAIL, name, "%s: %s",
 			       pgpk_errno_name(ret), res.reason);
@@ -131,12 +134,16 @@ static void pgpk_st_kat(struct pgpk_st *st, const struct pgpk_sandbox *sb,
 		if (cap->blob[i] != expect[i])
 			break;
 	if (cap->len != expect_len || i != expect_len)
-		pgpk_st_report(st, PGPK_ST_FAIL, name, "canonical blob of %zu "
+		pgpk_st_report(st, PGPK_ST_FAIL, name,
+			       "canonical blob of %zu "
 			       "octets differs from the expected %zu at octet "
-			       "%zu", cap->len, expect_len, i);
+			       "%zu",
+			       cap->len, expect_len, i);
 	else
-		pgpk_st_report(st, PGPK_ST_PASS, name, "%s, exact %zu octets "
-			       "(%llu us)", res.reason, expect_len,
+		pgpk_st_report(st, PGPK_ST_PASS, name,
+			       "%s, exact %zu octets "
+			       "(%llu us)",
+			       res.reason, expect_len,
 			       (unsigned long long)res.elapsed_us);
 }
 
@@ -176,8 +183,7 @@ static int pgpk_st_rsa_verify(const struct pgpk_key_material *m,
 	/* RFC 9580 5.2.3.1: s is an MPI; RSA wants it modulus-sized. */
 	memset(sig, 0, m->rsa_n.len - s->len);
 	memcpy(sig + m->rsa_n.len - s->len, s->data, s->len);
-	ret = EVP_PKEY_verify(ctx, sig, m->rsa_n.len, digest,
-			      digest_len) == 1;
+	ret = EVP_PKEY_verify(ctx, sig, m->rsa_n.len, digest, digest_len) == 1;
 
 error_free_ctx:
 	EVP_MD_free(md);
@@ -285,9 +291,9 @@ static void pgpk_st_expect(struct pgpk_st *st, const struct pgpk_sandbox *sb,
 
 	ret = pgpk_st_run(sb, policy, child, want, in, len, &cap, &res);
 	pgpk_st_report(st, ret == want_error ? PGPK_ST_PASS : PGPK_ST_FAIL,
-		       name, "%s (want %s): %s (%llu us)",
-		       pgpk_errno_name(ret), pgpk_errno_name(want_error),
-		       res.reason, (unsigned long long)res.elapsed_us);
+		       name, "%s (want %s): %s (%llu us)", pgpk_errno_name(ret),
+		       pgpk_errno_name(want_error), res.reason,
+		       (unsigned long long)res.elapsed_us);
 	free(cap.blob);
 }
 
@@ -320,19 +326,24 @@ static void pgpk_st_sandbox(struct pgpk_st *st, const struct pgpk_sandbox *sb,
 	ret = pgpk_st_run(sb, &policy, pgpk_st_child_forbidden, PGPK_WANT_KEY,
 			  pgpk_st_key, sizeof(pgpk_st_key), &cap, &res);
 	snprintf(want, sizeof(want), "signal %d", SIGSYS);
-	pgpk_st_report(st, ret == ECHILD && strstr(res.reason, want) ?
-		       PGPK_ST_PASS : PGPK_ST_FAIL, "sandbox-syscall",
-		       "openat() in the parser: %s: %s",
+	pgpk_st_report(st,
+		       ret == ECHILD && strstr(res.reason, want) ?
+			       PGPK_ST_PASS :
+			       PGPK_ST_FAIL,
+		       "sandbox-syscall", "openat() in the parser: %s: %s",
 		       pgpk_errno_name(ret), res.reason);
 	policy.timeout_ms = PGPK_ST_WATCHDOG_MS;
 	ret = pgpk_st_run(sb, &policy, pgpk_st_child_spin, PGPK_WANT_KEY,
 			  pgpk_st_key, sizeof(pgpk_st_key), &cap, &res);
-	pgpk_st_report(st, ret == ETIMEDOUT && res.elapsed_us <
-		       (PGPK_ST_WATCHDOG_MS + 500) * 1000ULL ?
-		       PGPK_ST_PASS : PGPK_ST_FAIL, "sandbox-watchdog",
+	pgpk_st_report(st,
+		       ret == ETIMEDOUT && res.elapsed_us <
+						   (PGPK_ST_WATCHDOG_MS + 500) *
+							   1000ULL ?
+			       PGPK_ST_PASS :
+			       PGPK_ST_FAIL,
+		       "sandbox-watchdog",
 		       "spinning parser: %s after %llu us (watchdog %u ms)",
-		       pgpk_errno_name(ret),
-		       (unsigned long long)res.elapsed_us,
+		       pgpk_errno_name(ret), (unsigned long long)res.elapsed_us,
 		       PGPK_ST_WATCHDOG_MS);
 	free(cap.blob);
 }
@@ -363,7 +374,8 @@ static void pgpk_st_environment(struct pgpk_st *st)
 	else
 		pgpk_st_report(st, PGPK_ST_FAIL, "request-key-conf",
 			       "%s: %s (install policy/request-key.d/pgpk."
-			       "conf)", conf, strerror(errno));
+			       "conf)",
+			       conf, strerror(errno));
 	if (access("/sbin/request-key", X_OK) == 0)
 		pgpk_st_report(st, PGPK_ST_PASS, "request-key-program",
 			       "/sbin/request-key");
@@ -394,12 +406,14 @@ int pgpk_cmd_selftest(int argc, char **argv)
 		goto environment;
 	}
 	if (sb.drop_user)
-		snprintf(msg, sizeof(msg), "uid %u gid %u", (unsigned int)sb.uid,
-			 (unsigned int)sb.gid);
+		snprintf(msg, sizeof(msg), "uid %u gid %u",
+			 (unsigned int)sb.uid, (unsigned int)sb.gid);
 	else
 		snprintf(msg, sizeof(msg), "the caller (not root)");
-	pgpk_st_report(&st, PGPK_ST_PASS, "sandbox-prepare", "parser runs as "
-		       "%s; OpenSSL warmed up; filter compiled", msg);
+	pgpk_st_report(&st, PGPK_ST_PASS, "sandbox-prepare",
+		       "parser runs as "
+		       "%s; OpenSSL warmed up; filter compiled",
+		       msg);
 	pgpk_st_kat(&st, &sb, &policy, "kat-key", PGPK_WANT_KEY, pgpk_st_key,
 		    sizeof(pgpk_st_key), pgpk_st_key_canon,
 		    sizeof(pgpk_st_key_canon), &key_cap);

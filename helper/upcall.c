@@ -31,11 +31,10 @@
 
 struct pgpk_upcall {
 	key_serial_t key;
-	const char *key_type;	/* "pgpk"; tests route "user" keys here */
+	const char *key_type; /* "pgpk"; tests route "user" keys here */
 };
 
-static int pgpk_upcall_instantiate(void *ctx, const uint8_t *blob,
-				   size_t len)
+static int pgpk_upcall_instantiate(void *ctx, const uint8_t *blob, size_t len)
 {
 	const struct pgpk_upcall *up = ctx;
 
@@ -54,17 +53,17 @@ static int pgpk_upcall_reject(void *ctx, unsigned int timeout, int error)
 }
 
 static const struct pgpk_broker_ops pgpk_upcall_ops = {
-	.instantiate	= pgpk_upcall_instantiate,
-	.reject		= pgpk_upcall_reject,
+	.instantiate = pgpk_upcall_instantiate,
+	.reject = pgpk_upcall_reject,
 };
 
 static void pgpk_upcall_usage(FILE *out)
 {
 	fprintf(out, "usage: pgpk-helper upcall [options] <key-serial>\n"
-		"  --stderr | --syslog | --kmsg   where the log line goes "
-		"(default: stderr on a tty, else syslog)\n"
-		"  --key-type=T   serve key type T instead of pgpk "
-		"(host tests with \"user\" keys)\n");
+		     "  --stderr | --syslog | --kmsg   where the log line goes "
+		     "(default: stderr on a tty, else syslog)\n"
+		     "  --key-type=T   serve key type T instead of pgpk "
+		     "(host tests with \"user\" keys)\n");
 	pgpk_policy_usage(out);
 }
 
@@ -140,7 +139,9 @@ int pgpk_cmd_upcall(int argc, char **argv)
 	struct pgpk_request req;
 	struct pgpk_policy policy;
 	struct pgpk_broker broker = {
-		.policy = &policy, .ops = &pgpk_upcall_ops, .ops_ctx = &up,
+		.policy = &policy,
+		.ops = &pgpk_upcall_ops,
+		.ops_ctx = &up,
 		.child = pgpk_child_convert,
 	};
 	struct pgpk_log log;
@@ -156,8 +157,10 @@ int pgpk_cmd_upcall(int argc, char **argv)
 		return ret;
 	pgpk_log_open(&log, mode);
 	if (keyctl_assume_authority(up.key) < 0) {
-		pgpk_log_line(&log, LOG_ERR, "key %d: cannot assume authority:"
-			      " %s", up.key, strerror(errno));
+		pgpk_log_line(&log, LOG_ERR,
+			      "key %d: cannot assume authority:"
+			      " %s",
+			      up.key, strerror(errno));
 		ret = 1;
 		goto out_close_log;
 	}
@@ -184,25 +187,24 @@ int pgpk_cmd_upcall(int argc, char **argv)
 	if (res.error)
 		pgpk_log_line(&log, LOG_WARNING,
 			      "key %d %.20s...: rejected %s for %u s: %s "
-			      "(%llu us)%s", up.key, desc,
-			      pgpk_errno_name(res.error),
+			      "(%llu us)%s",
+			      up.key, desc, pgpk_errno_name(res.error),
 			      policy.negative_timeout, res.reason,
 			      (unsigned long long)res.elapsed_us,
 			      res.ops_error ? "; keyctl_reject failed" : "");
 	else
-		pgpk_log_line(&log, res.ops_error ? LOG_ERR : LOG_INFO,
-			      "key %d %.20s...: instantiated: %s (%llu us)%s",
-			      up.key, desc, res.reason,
-			      (unsigned long long)res.elapsed_us,
-			      res.ops_error ? "; keyctl_instantiate failed" :
-					      "");
+		pgpk_log_line(
+			&log, res.ops_error ? LOG_ERR : LOG_INFO,
+			"key %d %.20s...: instantiated: %s (%llu us)%s", up.key,
+			desc, res.reason, (unsigned long long)res.elapsed_us,
+			res.ops_error ? "; keyctl_instantiate failed" : "");
 	ret = res.ops_error ? 1 : 0;
 	goto out_free;
 
 reject_ebadmsg:
 	ret = pgpk_upcall_reject(&up, policy.negative_timeout, EBADMSG) ? 1 : 0;
-	pgpk_log_line(&log, LOG_WARNING, "key %d: rejected EBADMSG: %s",
-		      up.key, why);
+	pgpk_log_line(&log, LOG_WARNING, "key %d: rejected EBADMSG: %s", up.key,
+		      why);
 out_free:
 	free(data);
 	free(raw);

@@ -29,7 +29,10 @@ static const char *const pgpk_required_digests[] = {
 
 /* Nice to have (legacy signatures, v6 extras); absent ones are fine. */
 static const char *const pgpk_optional_digests[] = {
-	"MD5", "RIPEMD160", "SHA3-256", "SHA3-512",
+	"MD5",
+	"RIPEMD160",
+	"SHA3-256",
+	"SHA3-512",
 };
 
 /* A 1024-bit RSA key and its SHA-256 PKCS#1 v1.5 signature of the message
@@ -140,11 +143,13 @@ int pgpk_sandbox_crypto_check(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(pgpk_required_digests) /
-			sizeof(pgpk_required_digests[0]); i++)
+				sizeof(pgpk_required_digests[0]);
+	     i++)
 		if (pgpk_digest_once(pgpk_required_digests[i]))
 			return -ENOPKG;
 	for (i = 0; i < sizeof(pgpk_optional_digests) /
-			sizeof(pgpk_optional_digests[0]); i++)
+				sizeof(pgpk_optional_digests[0]);
+	     i++)
 		pgpk_digest_once(pgpk_optional_digests[i]);
 	if (pgpk_rsa_verify_once(pgpk_warm_s, sizeof(pgpk_warm_s)) != 1)
 		return -ENOPKG;
@@ -159,9 +164,10 @@ int pgpk_sandbox_preload_crypto(void)
 {
 	/* Config, providers and error strings now, not inside the filter. */
 	if (!OPENSSL_init_crypto(OPENSSL_INIT_LOAD_CONFIG |
-				 OPENSSL_INIT_ADD_ALL_DIGESTS |
-				 OPENSSL_INIT_ADD_ALL_CIPHERS |
-				 OPENSSL_INIT_LOAD_CRYPTO_STRINGS, NULL))
+					 OPENSSL_INIT_ADD_ALL_DIGESTS |
+					 OPENSSL_INIT_ADD_ALL_CIPHERS |
+					 OPENSSL_INIT_LOAD_CRYPTO_STRINGS,
+				 NULL))
 		return -ENOPKG;
 	return pgpk_sandbox_crypto_check();
 }

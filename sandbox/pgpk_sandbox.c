@@ -96,9 +96,10 @@ int pgpk_sandbox_prepare(struct pgpk_sandbox *sb,
 	if (conf && conf->user)
 		user = conf->user;
 	sb->address_space = conf && conf->address_space ?
-			    conf->address_space : PGPK_SANDBOX_DEFAULT_AS;
-	sb->cpu_seconds = conf && conf->cpu_seconds ?
-			  conf->cpu_seconds : PGPK_SANDBOX_DEFAULT_CPU;
+				    conf->address_space :
+				    PGPK_SANDBOX_DEFAULT_AS;
+	sb->cpu_seconds = conf && conf->cpu_seconds ? conf->cpu_seconds :
+						      PGPK_SANDBOX_DEFAULT_CPU;
 	sb->drop_user = geteuid() == 0 || getuid() == 0;
 	if (sb->drop_user) {
 		ret = pgpk_resolve_user(user, &sb->uid, &sb->gid, msg, msg_len);
@@ -190,7 +191,7 @@ static int pgpk_drop_user(const struct pgpk_sandbox *sb)
 	for (cap = 0; cap < 64; cap++) {
 		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0)
 			continue;
-		if (errno == EINVAL)	/* past the last capability */
+		if (errno == EINVAL) /* past the last capability */
 			break;
 		return -1;
 	}
@@ -198,8 +199,8 @@ static int pgpk_drop_user(const struct pgpk_sandbox *sb)
 	    setresuid(sb->uid, sb->uid, sb->uid))
 		return -1;
 	if (getresuid(&ru, &eu, &su) || getresgid(&rg, &eg, &sg) ||
-	    ru != sb->uid || eu != sb->uid || su != sb->uid ||
-	    rg != sb->gid || eg != sb->gid || sg != sb->gid)
+	    ru != sb->uid || eu != sb->uid || su != sb->uid || rg != sb->gid ||
+	    eg != sb->gid || sg != sb->gid)
 		return -1;
 	/* The way back must be closed. */
 	if (setresuid(0, 0, 0) == 0 || setresgid(0, 0, 0) == 0)

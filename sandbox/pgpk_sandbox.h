@@ -36,13 +36,13 @@
 #include <sys/types.h>
 
 /* In the sandboxed child the input pipe is always fd 0, the output fd 1. */
-#define PGPK_SANDBOX_IN_FD	0
-#define PGPK_SANDBOX_OUT_FD	1
+#define PGPK_SANDBOX_IN_FD 0
+#define PGPK_SANDBOX_OUT_FD 1
 
-#define PGPK_SANDBOX_DEFAULT_USER	"nobody"
-#define PGPK_SANDBOX_FALLBACK_ID	65534	/* nobody/nogroup everywhere */
-#define PGPK_SANDBOX_DEFAULT_AS		(256UL << 20)
-#define PGPK_SANDBOX_DEFAULT_CPU	2	/* seconds */
+#define PGPK_SANDBOX_DEFAULT_USER "nobody"
+#define PGPK_SANDBOX_FALLBACK_ID 65534 /* nobody/nogroup everywhere */
+#define PGPK_SANDBOX_DEFAULT_AS (256UL << 20)
+#define PGPK_SANDBOX_DEFAULT_CPU 2 /* seconds */
 
 /* The steps of pgpk_sandbox_enter(), in order; reported on failure. */
 enum pgpk_sandbox_step {
@@ -69,10 +69,10 @@ struct pgpk_sandbox_conf {
 struct pgpk_sandbox {
 	uid_t uid;
 	gid_t gid;
-	bool drop_user;		/* running as root: become uid/gid */
+	bool drop_user; /* running as root: become uid/gid */
 	unsigned long address_space;
 	unsigned long cpu_seconds;
-	void *filter;		/* scmp_filter_ctx, owned */
+	void *filter; /* scmp_filter_ctx, owned */
 };
 
 /*
@@ -105,18 +105,18 @@ int pgpk_sandbox_crypto_check(void);
 /* How the arguments of an allowed syscall are narrowed. */
 enum pgpk_arg_rule {
 	PGPK_ARGS_ANY,
-	PGPK_ARG0_IN_FD,	/* fd argument is the input pipe */
-	PGPK_ARG0_OUT_FD,	/* fd argument is the output pipe */
-	PGPK_ARG2_NO_EXEC,	/* prot argument has no PROT_EXEC */
+	PGPK_ARG0_IN_FD, /* fd argument is the input pipe */
+	PGPK_ARG0_OUT_FD, /* fd argument is the output pipe */
+	PGPK_ARG2_NO_EXEC, /* prot argument has no PROT_EXEC */
 };
 
 /* The seccomp allowlist, as built into the filter and as documented. */
 struct pgpk_seccomp_rule {
-	const char *name;	/* syscall name */
-	int nr;			/* native syscall number */
+	const char *name; /* syscall name */
+	int nr; /* native syscall number */
 	enum pgpk_arg_rule args;
-	const char *constraint;	/* argument rule in words, "" if none */
-	const char *reason;	/* why the parser needs it */
+	const char *constraint; /* argument rule in words, "" if none */
+	const char *reason; /* why the parser needs it */
 };
 
 const struct pgpk_seccomp_rule *pgpk_seccomp_rules(size_t *count);

@@ -21,23 +21,23 @@
 
 #include "sandbox/pgpk_sandbox.h"
 
-#define PGPK_RULE(call, rule, words, why) {				\
-	.name = #call, .nr = SYS_##call, .args = (rule),		\
-	.constraint = (words), .reason = (why) }
+#define PGPK_RULE(call, rule, words, why)                        \
+	{                                                        \
+		.name = #call, .nr = SYS_##call, .args = (rule), \
+		.constraint = (words), .reason = (why)           \
+	}
 
 static const struct pgpk_seccomp_rule pgpk_allowlist[] = {
 	PGPK_RULE(read, PGPK_ARG0_IN_FD, "fd == 0 (input pipe)",
 		  "the OpenPGP bytes arrive on the input pipe"),
 	PGPK_RULE(write, PGPK_ARG0_OUT_FD, "fd == 1 (output pipe)",
 		  "the answer leaves on the output pipe"),
-	PGPK_RULE(brk, PGPK_ARGS_ANY, "",
-		  "glibc malloc grows the main heap"),
+	PGPK_RULE(brk, PGPK_ARGS_ANY, "", "glibc malloc grows the main heap"),
 	PGPK_RULE(mmap, PGPK_ARG2_NO_EXEC, "prot without PROT_EXEC",
 		  "glibc malloc: large blocks (there is no fd to map)"),
 	PGPK_RULE(mprotect, PGPK_ARG2_NO_EXEC, "prot without PROT_EXEC",
 		  "glibc malloc commits arena pages"),
-	PGPK_RULE(munmap, PGPK_ARGS_ANY, "",
-		  "free() returns large blocks"),
+	PGPK_RULE(munmap, PGPK_ARGS_ANY, "", "free() returns large blocks"),
 	PGPK_RULE(mremap, PGPK_ARGS_ANY, "",
 		  "realloc() of large blocks (keeps their protection)"),
 	PGPK_RULE(madvise, PGPK_ARGS_ANY, "",
@@ -46,10 +46,8 @@ static const struct pgpk_seccomp_rule pgpk_allowlist[] = {
 		  "libcrypto's locks when contended (private memory only)"),
 	PGPK_RULE(clock_gettime, PGPK_ARGS_ANY, "",
 		  "vDSO fallback when the clocksource has none (VMs)"),
-	PGPK_RULE(exit_group, PGPK_ARGS_ANY, "",
-		  "the child ends"),
-	PGPK_RULE(exit, PGPK_ARGS_ANY, "",
-		  "the child's only thread ends"),
+	PGPK_RULE(exit_group, PGPK_ARGS_ANY, "", "the child ends"),
+	PGPK_RULE(exit, PGPK_ARGS_ANY, "", "the child's only thread ends"),
 };
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__)
@@ -85,17 +83,17 @@ static int pgpk_seccomp_add(scmp_filter_ctx ctx,
 	case PGPK_ARGS_ANY:
 		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, rule->nr, 0);
 	case PGPK_ARG0_IN_FD:
-		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, rule->nr, 1,
-					SCMP_A0(SCMP_CMP_EQ,
-						PGPK_SANDBOX_IN_FD));
+		return seccomp_rule_add(
+			ctx, SCMP_ACT_ALLOW, rule->nr, 1,
+			SCMP_A0(SCMP_CMP_EQ, PGPK_SANDBOX_IN_FD));
 	case PGPK_ARG0_OUT_FD:
-		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, rule->nr, 1,
-					SCMP_A0(SCMP_CMP_EQ,
-						PGPK_SANDBOX_OUT_FD));
+		return seccomp_rule_add(
+			ctx, SCMP_ACT_ALLOW, rule->nr, 1,
+			SCMP_A0(SCMP_CMP_EQ, PGPK_SANDBOX_OUT_FD));
 	case PGPK_ARG2_NO_EXEC:
-		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, rule->nr, 1,
-					SCMP_A2(SCMP_CMP_MASKED_EQ,
-						PROT_EXEC, 0));
+		return seccomp_rule_add(
+			ctx, SCMP_ACT_ALLOW, rule->nr, 1,
+			SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
 	}
 	return -EINVAL;
 }
@@ -130,7 +128,8 @@ void *pgpk_seccomp_build(char *msg, size_t msg_len)
 	}
 #ifdef PGPK_SANITIZED
 	for (i = 0; i < sizeof(pgpk_sanitizer_extras) /
-			sizeof(pgpk_sanitizer_extras[0]); i++) {
+				sizeof(pgpk_sanitizer_extras[0]);
+	     i++) {
 		ret = pgpk_seccomp_add(ctx, &pgpk_sanitizer_extras[i]);
 		if (ret < 0) {
 			snprintf(msg, msg_len, "seccomp rule for %s: %s",
@@ -159,7 +158,8 @@ void pgpk_sandbox_print_policy(FILE *out)
 	fprintf(out,
 		"# pgpk-helper parser sandbox: seccomp allowlist\n"
 		"# default action: kill process (also for other ABIs)\n"
-		"# %-13s %-24s %s\n", "syscall", "arguments", "reason");
+		"# %-13s %-24s %s\n",
+		"syscall", "arguments", "reason");
 	for (i = 0; i < sizeof(pgpk_allowlist) / sizeof(pgpk_allowlist[0]);
 	     i++) {
 		const struct pgpk_seccomp_rule *r = &pgpk_allowlist[i];

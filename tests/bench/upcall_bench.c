@@ -28,8 +28,8 @@
 #include "helper/pgpk_broker.h"
 #include "helper/pgpk_child.h"
 
-#define PGPK_BENCH_DEFAULT_RUNS	101
-#define PGPK_BENCH_DEFAULT_FILE	"tests/bench/rsa4096.pgp"
+#define PGPK_BENCH_DEFAULT_RUNS 101
+#define PGPK_BENCH_DEFAULT_FILE "tests/bench/rsa4096.pgp"
 
 static uint64_t pgpk_bench_now_ns(void)
 {
@@ -47,7 +47,7 @@ static int pgpk_bench_cmp(const void *a, const void *b)
 }
 
 struct pgpk_bench_stats {
-	double median, min, max;	/* microseconds */
+	double median, min, max; /* microseconds */
 };
 
 static struct pgpk_bench_stats pgpk_bench_stats(uint64_t *ns, size_t n)
@@ -55,8 +55,8 @@ static struct pgpk_bench_stats pgpk_bench_stats(uint64_t *ns, size_t n)
 	struct pgpk_bench_stats s;
 
 	qsort(ns, n, sizeof(*ns), pgpk_bench_cmp);
-	s.median = (n % 2 ? ns[n / 2] : (ns[n / 2 - 1] + ns[n / 2]) / 2) /
-		   1000.0;
+	s.median =
+		(n % 2 ? ns[n / 2] : (ns[n / 2 - 1] + ns[n / 2]) / 2) / 1000.0;
 	s.min = ns[0] / 1000.0;
 	s.max = ns[n - 1] / 1000.0;
 	return s;
@@ -75,8 +75,8 @@ static int pgpk_bench_nop_reject(void *ctx, unsigned int timeout, int error)
 }
 
 static const struct pgpk_broker_ops pgpk_bench_ops = {
-	.instantiate	= pgpk_bench_nop_instantiate,
-	.reject		= pgpk_bench_nop_reject,
+	.instantiate = pgpk_bench_nop_instantiate,
+	.reject = pgpk_bench_nop_reject,
 };
 
 static uint8_t *pgpk_bench_read(const char *path, size_t *len)
@@ -96,16 +96,18 @@ static uint8_t *pgpk_bench_read(const char *path, size_t *len)
 int main(int argc, char **argv)
 {
 	const char *path = argc > 1 ? argv[1] : PGPK_BENCH_DEFAULT_FILE;
-	size_t runs = argc > 2 ? strtoul(argv[2], NULL, 10) :
-				 PGPK_BENCH_DEFAULT_RUNS;
+	size_t runs =
+		argc > 2 ? strtoul(argv[2], NULL, 10) : PGPK_BENCH_DEFAULT_RUNS;
 	struct pgpk_convert_opts opts = { .select = NULL, .now = 0 };
 	struct pgpk_policy policy;
 	struct pgpk_sandbox sb;
 	struct pgpk_request req = { .want = PGPK_WANT_KEY };
 	size_t len, answer_len = 0, i, blob_len = 0;
 	struct pgpk_broker broker = {
-		.policy = &policy, .ops = &pgpk_bench_ops,
-		.ops_ctx = &answer_len, .child = pgpk_child_convert,
+		.policy = &policy,
+		.ops = &pgpk_bench_ops,
+		.ops_ctx = &answer_len,
+		.child = pgpk_child_convert,
 	};
 	struct pgpk_bench_stats plain, sandboxed, full;
 	uint64_t *t_plain, *t_sb, *t_full;
@@ -147,7 +149,7 @@ int main(int argc, char **argv)
 		}
 		t_sb[i] = pgpk_bench_now_ns() - t0;
 
-		broker.sandbox = NULL;	/* prepare inside, as an upcall */
+		broker.sandbox = NULL; /* prepare inside, as an upcall */
 		t0 = pgpk_bench_now_ns();
 		if (pgpk_broker_run(&broker, &req, data, len, &res)) {
 			fprintf(stderr, "broker: %s\n", res.reason);

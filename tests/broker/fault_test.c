@@ -24,19 +24,19 @@
 #include "helper/pgpk_broker.h"
 #include "tests/broker/pgpk_test_blobs.h"
 
-#define PGPK_TEST_TIMEOUT_MS	400
-#define PGPK_TEST_SLACK_US	400000	/* reaping and scheduling */
+#define PGPK_TEST_TIMEOUT_MS 400
+#define PGPK_TEST_SLACK_US 400000 /* reaping and scheduling */
 
 static int pgpk_failures;
 
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			pgpk_failures++;				\
-			printf("FAIL %s:%d: ", __func__, __LINE__);	\
-			printf(__VA_ARGS__);				\
-			printf("\n");					\
-		}							\
+#define CHECK(cond, ...)                                            \
+	do {                                                        \
+		if (!(cond)) {                                      \
+			pgpk_failures++;                            \
+			printf("FAIL %s:%d: ", __func__, __LINE__); \
+			printf(__VA_ARGS__);                        \
+			printf("\n");                               \
+		}                                                   \
 	} while (0)
 
 /* What the ops saw. */
@@ -72,22 +72,22 @@ static int pgpk_rec_reject(void *ctx, unsigned int timeout, int error)
 }
 
 static const struct pgpk_broker_ops pgpk_rec_ops = {
-	.instantiate	= pgpk_rec_instantiate,
-	.reject		= pgpk_rec_reject,
+	.instantiate = pgpk_rec_instantiate,
+	.reject = pgpk_rec_reject,
 };
 
 /* What a fabricated child should send. */
 struct pgpk_fake {
 	const uint8_t *blob;
 	size_t len;
-	const uint8_t *expect_in;	/* input the child must have read */
+	const uint8_t *expect_in; /* input the child must have read */
 	size_t expect_len;
 };
 
 static int child_crash(const struct pgpk_child_ctx *ctx, const uint8_t *in,
 		       size_t len, int out)
 {
-	*(volatile int *)(uintptr_t)16 = 1;	/* SIGSEGV */
+	*(volatile int *)(uintptr_t)16 = 1; /* SIGSEGV */
 	return 0;
 }
 
@@ -133,12 +133,12 @@ static int child_exit3(const struct pgpk_child_ctx *ctx, const uint8_t *in,
 	return 3;
 }
 
-static int child_truncated(const struct pgpk_child_ctx *ctx,
-			   const uint8_t *in, size_t len, int out)
+static int child_truncated(const struct pgpk_child_ctx *ctx, const uint8_t *in,
+			   size_t len, int out)
 {
 	const struct pgpk_fake *fake = ctx->arg;
-	uint8_t hdr[PGPK_ANSWER_HDR] = { 'P', 'G', 'K', 'A', 0, 0, 0, 0,
-					 0, 0, 0x10, 0 };
+	uint8_t hdr[PGPK_ANSWER_HDR] = { 'P', 'G', 'K', 'A', 0,	   0,
+					 0,   0,   0,	0,   0x10, 0 };
 
 	if (write(out, hdr, sizeof(hdr)) < 0 ||
 	    write(out, fake->blob, fake->len / 2) < 0)
@@ -146,8 +146,8 @@ static int child_truncated(const struct pgpk_child_ctx *ctx,
 	return 0;
 }
 
-static int child_forbidden(const struct pgpk_child_ctx *ctx,
-			   const uint8_t *in, size_t len, int out)
+static int child_forbidden(const struct pgpk_child_ctx *ctx, const uint8_t *in,
+			   size_t len, int out)
 {
 	const struct pgpk_fake *fake = ctx->arg;
 
@@ -160,8 +160,8 @@ static int child_answer(const struct pgpk_child_ctx *ctx, const uint8_t *in,
 {
 	const struct pgpk_fake *fake = ctx->arg;
 
-	if (fake->expect_in && (len != fake->expect_len ||
-				memcmp(in, fake->expect_in, len)))
+	if (fake->expect_in &&
+	    (len != fake->expect_len || memcmp(in, fake->expect_in, len)))
 		return pgpk_answer_write(out, EBADMSG, "input differs", 13);
 	return pgpk_answer_write(out, 0, fake->blob, fake->len) ? 1 : 0;
 }
@@ -216,7 +216,7 @@ static uint8_t *pgpk_make_input(const uint8_t *needle, size_t needle_len,
 
 	for (i = 0; i < total; i++)
 		in[i] = (uint8_t)(i * 7 + 3);
-	in[0] = 0x99;	/* RFC 9580 4.2: old-format public key packet */
+	in[0] = 0x99; /* RFC 9580 4.2: old-format public key packet */
 	memcpy(in + 9, needle, needle_len);
 	*len = total;
 	return in;
@@ -251,8 +251,12 @@ static int pgpk_case(const char *name, struct pgpk_env *env,
 {
 	struct pgpk_record rec = { 0 };
 	struct pgpk_broker broker = {
-		.policy = &env->policy, .ops = &pgpk_rec_ops, .ops_ctx = &rec,
-		.child = child, .child_arg = fake, .sandbox = &env->sb,
+		.policy = &env->policy,
+		.ops = &pgpk_rec_ops,
+		.ops_ctx = &rec,
+		.child = child,
+		.child_arg = fake,
+		.sandbox = &env->sb,
 	};
 	struct pgpk_broker_result res;
 	struct pgpk_request req;
@@ -263,9 +267,9 @@ static int pgpk_case(const char *name, struct pgpk_env *env,
 	ret = pgpk_broker_run(&broker, &req, in, in_len, &res);
 	CHECK(ret == want_error, "%s: got %s, want %s (%s)", name,
 	      pgpk_errno_name(ret), pgpk_errno_name(want_error), res.reason);
-	CHECK(res.elapsed_us < PGPK_TEST_TIMEOUT_MS * 1000ULL +
-	      PGPK_TEST_SLACK_US, "%s: took %llu us", name,
-	      (unsigned long long)res.elapsed_us);
+	CHECK(res.elapsed_us <
+		      PGPK_TEST_TIMEOUT_MS * 1000ULL + PGPK_TEST_SLACK_US,
+	      "%s: took %llu us", name, (unsigned long long)res.elapsed_us);
 	CHECK(rec.instantiated + rec.rejected == 1,
 	      "%s: %d instantiate + %d reject calls", name, rec.instantiated,
 	      rec.rejected);
@@ -277,8 +281,8 @@ static int pgpk_case(const char *name, struct pgpk_env *env,
 		      "%s: timeout %u", name, rec.timeout);
 	} else {
 		CHECK(rec.instantiated == 1 && fake &&
-		      rec.blob_len == fake->len &&
-		      !memcmp(rec.blob, fake->blob, fake->len),
+			      rec.blob_len == fake->len &&
+			      !memcmp(rec.blob, fake->blob, fake->len),
 		      "%s: instantiated other bytes", name);
 	}
 	CHECK(pgpk_count_fds() == fds_before, "%s: fds %d -> %d", name,
@@ -308,21 +312,19 @@ static void pgpk_env_init(struct pgpk_env *env)
 	pgpk_test_modulus(env->other_n, 2048, 2);
 	pgpk_test_modulus(env->s, 2047, 3);
 	env->key_blob = pgpk_test_key_blob(env->n, 256, 0, &env->key_len);
-	env->other_key_blob = pgpk_test_key_blob(env->other_n, 256, 0,
-						 &env->other_key_len);
+	env->other_key_blob =
+		pgpk_test_key_blob(env->other_n, 256, 0, &env->other_key_len);
 	env->expired_key_blob = pgpk_test_key_blob(env->n, 256, 1700000001,
 						   &env->expired_key_len);
-	env->small_key_blob = pgpk_test_key_blob(env->n, 128, 0,
-						 &env->small_key_len);
+	env->small_key_blob =
+		pgpk_test_key_blob(env->n, 128, 0, &env->small_key_len);
 	env->sig_blob = pgpk_test_sig_blob(env->s, 256, 8, 0, &env->sig_len);
-	env->sha1_sig_blob = pgpk_test_sig_blob(env->s, 256, 2, 0,
-						&env->sha1_sig_len);
-	env->key_input = pgpk_make_input(env->n, 256, 700,
-					 &env->key_input_len);
-	env->sig_input = pgpk_make_input(env->s, 256, 400,
-					 &env->sig_input_len);
-	env->small_input = pgpk_make_input(env->n, 128, 300,
-					   &env->small_input_len);
+	env->sha1_sig_blob =
+		pgpk_test_sig_blob(env->s, 256, 2, 0, &env->sha1_sig_len);
+	env->key_input = pgpk_make_input(env->n, 256, 700, &env->key_input_len);
+	env->sig_input = pgpk_make_input(env->s, 256, 400, &env->sig_input_len);
+	env->small_input =
+		pgpk_make_input(env->n, 128, 300, &env->small_input_len);
 }
 
 static void pgpk_env_free(struct pgpk_env *env)
@@ -356,14 +358,14 @@ static void pgpk_fault_cases(struct pgpk_env *env)
 		  ETIMEDOUT);
 	pgpk_case("answer-then-hang", env, child_answer_then_hang, &key,
 		  PGPK_WANT_KEY, in, len, ETIMEDOUT);
-	pgpk_case("too-much", env, child_too_much, NULL, PGPK_WANT_KEY, in,
-		  len, ECHILD);
+	pgpk_case("too-much", env, child_too_much, NULL, PGPK_WANT_KEY, in, len,
+		  ECHILD);
 	pgpk_case("garbage", env, child_garbage, NULL, PGPK_WANT_KEY, in, len,
 		  ECHILD);
 	pgpk_case("no-answer", env, child_silent, NULL, PGPK_WANT_KEY, in, len,
 		  ECHILD);
-	pgpk_case("exit-status", env, child_exit3, NULL, PGPK_WANT_KEY, in,
-		  len, ECHILD);
+	pgpk_case("exit-status", env, child_exit3, NULL, PGPK_WANT_KEY, in, len,
+		  ECHILD);
 	pgpk_case("truncated", env, child_truncated, &key, PGPK_WANT_KEY, in,
 		  len, ECHILD);
 	pgpk_case("forbidden-syscall", env, child_forbidden, &key,
@@ -386,11 +388,11 @@ static void pgpk_fault_cases(struct pgpk_env *env)
 
 static void pgpk_good_and_policy_cases(struct pgpk_env *env)
 {
-	struct pgpk_fake key = { env->key_blob, env->key_len,
-				 env->key_input, env->key_input_len };
+	struct pgpk_fake key = { env->key_blob, env->key_len, env->key_input,
+				 env->key_input_len };
 	struct pgpk_fake sig = { env->sig_blob, env->sig_len, NULL, 0 };
-	struct pgpk_fake sha1 = { env->sha1_sig_blob, env->sha1_sig_len,
-				  NULL, 0 };
+	struct pgpk_fake sha1 = { env->sha1_sig_blob, env->sha1_sig_len, NULL,
+				  0 };
 	struct pgpk_fake small = { env->small_key_blob, env->small_key_len,
 				   NULL, 0 };
 	struct pgpk_fake expired = { env->expired_key_blob,
@@ -407,9 +409,8 @@ static void pgpk_good_and_policy_cases(struct pgpk_env *env)
 		  env->sig_input, env->sig_input_len, EKEYREJECTED);
 	pgpk_case("policy-1024-bit", env, child_answer, &small, PGPK_WANT_KEY,
 		  env->small_input, env->small_input_len, EKEYREJECTED);
-	pgpk_case("policy-expired", env, child_answer, &expired,
-		  PGPK_WANT_KEY, env->key_input, env->key_input_len,
-		  EKEYEXPIRED);
+	pgpk_case("policy-expired", env, child_answer, &expired, PGPK_WANT_KEY,
+		  env->key_input, env->key_input_len, EKEYEXPIRED);
 	env->policy.allow_expired = true;
 	pgpk_case("policy-allow-expired", env, child_answer, &expired,
 		  PGPK_WANT_KEY, env->key_input, env->key_input_len, 0);
@@ -423,8 +424,8 @@ static void pgpk_good_and_policy_cases(struct pgpk_env *env)
 	big_in = pgpk_make_input(env->n, 256, 600000, &big_len);
 	big.expect_in = big_in;
 	big.expect_len = big_len;
-	pgpk_case("large-input", env, child_answer, &big, PGPK_WANT_KEY,
-		  big_in, big_len, 0);
+	pgpk_case("large-input", env, child_answer, &big, PGPK_WANT_KEY, big_in,
+		  big_len, 0);
 	env->policy.max_input = 100000;
 	pgpk_case("policy-max-input", env, child_answer, &big, PGPK_WANT_KEY,
 		  big_in, big_len, EKEYREJECTED);
@@ -438,17 +439,21 @@ static void pgpk_sha_mismatch_case(struct pgpk_env *env)
 	struct pgpk_fake key = { env->key_blob, env->key_len, NULL, 0 };
 	struct pgpk_record rec = { 0 };
 	struct pgpk_broker broker = {
-		.policy = &env->policy, .ops = &pgpk_rec_ops, .ops_ctx = &rec,
-		.child = child_answer, .child_arg = &key, .sandbox = &env->sb,
+		.policy = &env->policy,
+		.ops = &pgpk_rec_ops,
+		.ops_ctx = &rec,
+		.child = child_answer,
+		.child_arg = &key,
+		.sandbox = &env->sb,
 	};
 	struct pgpk_broker_result res;
 	struct pgpk_request req;
 
 	pgpk_desc(&req, PGPK_WANT_KEY, env->key_input, env->key_input_len);
 	req.sha256[5] ^= 1;
-	CHECK(pgpk_broker_run(&broker, &req, env->key_input,
-			      env->key_input_len, &res) == EBADMSG &&
-	      rec.rejected == 1 && !rec.instantiated,
+	CHECK(pgpk_broker_run(&broker, &req, env->key_input, env->key_input_len,
+			      &res) == EBADMSG &&
+		      rec.rejected == 1 && !rec.instantiated,
 	      "sha mismatch: %s", res.reason);
 	printf("ok   sha-mismatch: %s\n", res.reason);
 	free(rec.blob);

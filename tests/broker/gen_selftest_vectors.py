@@ -8,7 +8,8 @@ by a second implementation that shares no code with the parser
 hand-written protobuf encoder following proto/pgpk.proto.  Cross-check the
 packet values with `gpg --list-packets tests/broker/testdata/...`.
 
-usage: gen_selftest_vectors.py testdata-dir > helper/selftest_vectors.h
+usage: gen_selftest_vectors.py testdata-dir > helper/selftest_vectors.h &&
+       clang-format -i helper/selftest_vectors.h
 """
 import sys
 

@@ -60,8 +60,8 @@ uint8_t *pgpk_test_key_blob(const uint8_t *n, size_t n_len, uint64_t expires,
 	return pgpk_test_pack(&c, len);
 }
 
-uint8_t *pgpk_test_sig_blob(const uint8_t *s, size_t s_len,
-			    unsigned int hash, uint64_t expires, size_t *len)
+uint8_t *pgpk_test_sig_blob(const uint8_t *s, size_t s_len, unsigned int hash,
+			    uint64_t expires, size_t *len)
 {
 	static const uint8_t area[] = { 5, 2, 0x65, 0x53, 0xf1, 0x00 };
 	Pgpk__Signature sig = PGPK__SIGNATURE__INIT;

@@ -17,7 +17,7 @@ uint8_t *pgpk_test_key_blob(const uint8_t *n, size_t n_len, uint64_t expires,
 			    size_t *len);
 
 /* A canonical Signature with RSA value s and the given hash algorithm. */
-uint8_t *pgpk_test_sig_blob(const uint8_t *s, size_t s_len,
-			    unsigned int hash, uint64_t expires, size_t *len);
+uint8_t *pgpk_test_sig_blob(const uint8_t *s, size_t s_len, unsigned int hash,
+			    uint64_t expires, size_t *len);
 
 #endif /* PGPK_TEST_BLOBS_H */

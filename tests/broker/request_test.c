@@ -27,7 +27,7 @@ static const struct {
 	{ "key:" SHA ":7DF4F6CEDFE00F04", 0, PGPK_WANT_KEY,
 	  "7DF4F6CEDFE00F04" },
 	{ "key:" SHA ":" FPR4, 0, PGPK_WANT_KEY, FPR4 },
-	{ "key:" SHA ":" SHA, -EBADMSG, 0, "" },	/* lowercase select */
+	{ "key:" SHA ":" SHA, -EBADMSG, 0, "" }, /* lowercase select */
 	{ "key:" SHA ":7df4f6cedfe00f04", -EBADMSG, 0, "" },
 	{ "key:" SHA ":7DF4F6CEDFE00F0", -EBADMSG, 0, "" },
 	{ "key:" SHA ":7DF4F6CEDFE00F04X", -EBADMSG, 0, "" },
@@ -51,8 +51,8 @@ static void pgpk_test_descriptions(void)
 	     i++) {
 		struct pgpk_request req;
 		char why[256] = "";
-		int ret = pgpk_request_parse(pgpk_desc_cases[i].desc, &req,
-					     why, sizeof(why));
+		int ret = pgpk_request_parse(pgpk_desc_cases[i].desc, &req, why,
+					     sizeof(why));
 		int ok = ret == pgpk_desc_cases[i].ret;
 
 		if (ok && !ret)
@@ -60,7 +60,7 @@ static void pgpk_test_descriptions(void)
 			     !strcmp(req.select, pgpk_desc_cases[i].select) &&
 			     req.sha256[0] == 0x01 && req.sha256[31] == 0xef;
 		if (ok && ret)
-			ok = why[0] != '\0';	/* a refusal says why */
+			ok = why[0] != '\0'; /* a refusal says why */
 		pgpk_failures += !ok;
 		printf("%s desc %.90s -> %d %s\n", ok ? "ok  " : "FAIL",
 		       pgpk_desc_cases[i].desc, ret, why);
@@ -69,7 +69,7 @@ static void pgpk_test_descriptions(void)
 
 static const struct {
 	const char *args[3];
-	int ret;		/* of pgpk_policy_option() on args[0] */
+	int ret; /* of pgpk_policy_option() on args[0] */
 } pgpk_opt_cases[] = {
 	{ { "--min-rsa-bits=3072" }, 1 },
 	{ { "--min-rsa-bits", "4096" }, 1 },
@@ -111,14 +111,14 @@ static void pgpk_test_options(void)
 		int argc = 0, k = 0, ret;
 
 		while (argc < 3 && pgpk_opt_cases[i].args[argc]) {
-			argv[argc] = (char *)(uintptr_t)
-				     pgpk_opt_cases[i].args[argc];
+			argv[argc] =
+				(char *)(uintptr_t)pgpk_opt_cases[i].args[argc];
 			argc++;
 		}
 		pgpk_policy_default(&p);
 		ret = pgpk_policy_option(&p, argc, argv, &k, devnull);
-		pgpk_failures += ret != pgpk_opt_cases[i].ret ||
-				 (ret == 1 && k != argc);
+		pgpk_failures +=
+			ret != pgpk_opt_cases[i].ret || (ret == 1 && k != argc);
 		printf("%s option %-28s -> %d (consumed %d)\n",
 		       ret == pgpk_opt_cases[i].ret ? "ok  " : "FAIL",
 		       pgpk_opt_cases[i].args[0], ret, k);

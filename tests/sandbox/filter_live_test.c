@@ -26,13 +26,13 @@
 
 #include "sandbox/pgpk_sandbox.h"
 
-#define BAD_PTR ((long)8)	/* never mapped */
+#define BAD_PTR ((long)8) /* never mapped */
 
 struct pgpk_probe {
 	const char *what;
 	long nr;
 	long args[6];
-	int want_errno;		/* 0: must die of SIGSYS */
+	int want_errno; /* 0: must die of SIGSYS */
 };
 
 static char pgpk_stack_page[4096] __attribute__((aligned(4096)));
@@ -41,17 +41,24 @@ static const struct pgpk_probe pgpk_probes[] = {
 	/* allowed: the filter passes them, the kernel refuses the args */
 	{ "read(0, bad)", SYS_read, { 0, BAD_PTR, 1 }, EFAULT },
 	{ "write(1, bad)", SYS_write, { 1, BAD_PTR, 1 }, EFAULT },
-	{ "clock_gettime(bad)", SYS_clock_gettime, { CLOCK_MONOTONIC,
-						     BAD_PTR }, EFAULT },
+	{ "clock_gettime(bad)",
+	  SYS_clock_gettime,
+	  { CLOCK_MONOTONIC, BAD_PTR },
+	  EFAULT },
 	{ "futex(bad)", SYS_futex, { BAD_PTR, FUTEX_WAKE, 1 }, EFAULT },
 	{ "munmap(unaligned)", SYS_munmap, { 4097, 4096 }, EINVAL },
-	{ "madvise(unaligned)", SYS_madvise, { 4097, 4096, MADV_DONTNEED },
+	{ "madvise(unaligned)",
+	  SYS_madvise,
+	  { 4097, 4096, MADV_DONTNEED },
 	  EINVAL },
-	{ "mprotect(unaligned, rw)", SYS_mprotect,
-	  { 4097, 4096, PROT_READ | PROT_WRITE }, EINVAL },
-	{ "mmap(rw, length 0)", SYS_mmap,
-	  { 0, 0, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-	    0 }, EINVAL },
+	{ "mprotect(unaligned, rw)",
+	  SYS_mprotect,
+	  { 4097, 4096, PROT_READ | PROT_WRITE },
+	  EINVAL },
+	{ "mmap(rw, length 0)",
+	  SYS_mmap,
+	  { 0, 0, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 },
+	  EINVAL },
 	{ "mremap(unaligned)", SYS_mremap, { 4097, 4096, 8192, 0 }, EINVAL },
 	/* forbidden: killed before the kernel looks at the arguments */
 	{ "open", SYS_open, { BAD_PTR, O_RDONLY }, 0 },
@@ -60,11 +67,15 @@ static const struct pgpk_probe pgpk_probes[] = {
 	{ "execve", SYS_execve, { BAD_PTR, 0, 0 }, 0 },
 	{ "ptrace", SYS_ptrace, { 0 /* PTRACE_TRACEME */ }, 0 },
 	{ "keyctl", SYS_keyctl, { 0 /* GET_KEYRING_ID */, -3, 0 }, 0 },
-	{ "mprotect(exec)", SYS_mprotect,
-	  { (long)pgpk_stack_page, 4096, PROT_READ | PROT_EXEC }, 0 },
-	{ "mmap(exec)", SYS_mmap,
+	{ "mprotect(exec)",
+	  SYS_mprotect,
+	  { (long)pgpk_stack_page, 4096, PROT_READ | PROT_EXEC },
+	  0 },
+	{ "mmap(exec)",
+	  SYS_mmap,
 	  { 0, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-	    0 }, 0 },
+	    0 },
+	  0 },
 	{ "fork", SYS_fork, { 0 }, 0 },
 	{ "clone", SYS_clone, { SIGCHLD, 0, 0, 0, 0 }, 0 },
 	{ "getrandom", SYS_getrandom, { BAD_PTR, 16, 0 }, 0 },
@@ -99,7 +110,7 @@ static int pgpk_run_sandboxed(const struct pgpk_sandbox *sb,
 	close(out[1]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	close(out[0]);	/* only now: a write to it must not see EPIPE */
+	close(out[0]); /* only now: a write to it must not see EPIPE */
 	return status;
 }
 
@@ -111,7 +122,7 @@ static int pgpk_probe_fn(const void *arg)
 	r = syscall(p->nr, p->args[0], p->args[1], p->args[2], p->args[3],
 		    p->args[4], p->args[5]);
 	if (r >= 0)
-		return 100;	/* should have failed */
+		return 100; /* should have failed */
 	return errno == p->want_errno ? 0 : 101;
 }
 
@@ -131,8 +142,8 @@ static void pgpk_probe_all(const struct pgpk_sandbox *sb)
 		if (!ok)
 			pgpk_failures++;
 		printf("%s %-24s want %-8s got %s %d\n", ok ? "ok  " : "FAIL",
-		       p->what, p->want_errno ? strerror(p->want_errno) :
-						"SIGSYS",
+		       p->what,
+		       p->want_errno ? strerror(p->want_errno) : "SIGSYS",
 		       WIFSIGNALED(st) ? "signal" : "exit",
 		       WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
 	}
@@ -220,18 +231,18 @@ static void pgpk_inspect(const struct pgpk_sandbox *sb)
 			nfds++;
 	if (dir)
 		closedir(dir);
-#define EXPECT(cond, what)						\
-	do {								\
-		int ok_ = (cond);					\
-		pgpk_failures += !ok_;					\
-		printf("%s state: %s\n", ok_ ? "ok  " : "FAIL", what);	\
+#define EXPECT(cond, what)                                             \
+	do {                                                           \
+		int ok_ = (cond);                                      \
+		pgpk_failures += !ok_;                                 \
+		printf("%s state: %s\n", ok_ ? "ok  " : "FAIL", what); \
 	} while (0)
 	EXPECT(pgpk_status_has(status, "\nSeccomp:\t2"), "seccomp filter mode");
 	EXPECT(pgpk_status_has(status, "\nNoNewPrivs:\t1"), "no_new_privs");
 	EXPECT(pgpk_status_has(status, "\nCapEff:\t0000000000000000") &&
-	       pgpk_status_has(status, "\nCapPrm:\t0000000000000000") &&
-	       pgpk_status_has(status, "\nCapInh:\t0000000000000000") &&
-	       pgpk_status_has(status, "\nCapAmb:\t0000000000000000"),
+		       pgpk_status_has(status, "\nCapPrm:\t0000000000000000") &&
+		       pgpk_status_has(status, "\nCapInh:\t0000000000000000") &&
+		       pgpk_status_has(status, "\nCapAmb:\t0000000000000000"),
 	       "no capabilities");
 	EXPECT(nfds == 2 || !dir, "only fds 0 and 1 open");
 	if (sb->drop_user) {
@@ -243,7 +254,7 @@ static void pgpk_inspect(const struct pgpk_sandbox *sb)
 		EXPECT(pgpk_status_has(status, "\nCapBnd:\t0000000000000000"),
 		       "empty bounding set");
 		EXPECT(pgpk_status_has(status, "\nGroups:\t\n") ||
-		       pgpk_status_has(status, "\nGroups:\t \n"),
+			       pgpk_status_has(status, "\nGroups:\t \n"),
 		       "no supplementary groups");
 	} else {
 		printf("skip state: not root, uid stays\n");

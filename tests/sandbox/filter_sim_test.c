@@ -20,8 +20,8 @@
 
 #include "sandbox/pgpk_sandbox.h"
 
-#define ALLOW	SECCOMP_RET_ALLOW
-#define KILL	SECCOMP_RET_KILL_PROCESS
+#define ALLOW SECCOMP_RET_ALLOW
+#define KILL SECCOMP_RET_KILL_PROCESS
 
 struct pgpk_sim_case {
 	const char *what;
@@ -31,8 +31,8 @@ struct pgpk_sim_case {
 	uint32_t want;
 };
 
-#define X86_64	AUDIT_ARCH_X86_64
-#define I386	AUDIT_ARCH_I386
+#define X86_64 AUDIT_ARCH_X86_64
+#define I386 AUDIT_ARCH_I386
 
 static const struct pgpk_sim_case pgpk_sim_cases[] = {
 	{ "read input pipe", X86_64, SYS_read, { 0, 0x1000, 1 }, ALLOW },
@@ -41,23 +41,41 @@ static const struct pgpk_sim_case pgpk_sim_cases[] = {
 	{ "write output pipe", X86_64, SYS_write, { 1, 0x1000, 1 }, ALLOW },
 	{ "write input pipe", X86_64, SYS_write, { 0, 0x1000, 1 }, KILL },
 	{ "write stderr", X86_64, SYS_write, { 2, 0x1000, 1 }, KILL },
-	{ "mmap rw", X86_64, SYS_mmap,
+	{ "mmap rw",
+	  X86_64,
+	  SYS_mmap,
 	  { 0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-	    (uint64_t)-1, 0 }, ALLOW },
+	    (uint64_t)-1, 0 },
+	  ALLOW },
 	{ "mmap none", X86_64, SYS_mmap, { 0, 4096, PROT_NONE }, ALLOW },
-	{ "mmap rx", X86_64, SYS_mmap,
-	  { 0, 4096, PROT_READ | PROT_EXEC }, KILL },
-	{ "mmap rwx", X86_64, SYS_mmap,
-	  { 0, 4096, PROT_READ | PROT_WRITE | PROT_EXEC }, KILL },
-	{ "mprotect rw", X86_64, SYS_mprotect,
-	  { 0x1000, 4096, PROT_READ | PROT_WRITE }, ALLOW },
-	{ "mprotect x", X86_64, SYS_mprotect, { 0x1000, 4096, PROT_EXEC },
+	{ "mmap rx",
+	  X86_64,
+	  SYS_mmap,
+	  { 0, 4096, PROT_READ | PROT_EXEC },
+	  KILL },
+	{ "mmap rwx",
+	  X86_64,
+	  SYS_mmap,
+	  { 0, 4096, PROT_READ | PROT_WRITE | PROT_EXEC },
+	  KILL },
+	{ "mprotect rw",
+	  X86_64,
+	  SYS_mprotect,
+	  { 0x1000, 4096, PROT_READ | PROT_WRITE },
+	  ALLOW },
+	{ "mprotect x",
+	  X86_64,
+	  SYS_mprotect,
+	  { 0x1000, 4096, PROT_EXEC },
 	  KILL },
 	{ "mprotect rwx", X86_64, SYS_mprotect, { 0x1000, 4096, 7 }, KILL },
 	{ "brk", X86_64, SYS_brk, { 0 }, ALLOW },
 	{ "munmap", X86_64, SYS_munmap, { 0x1000, 4096 }, ALLOW },
 	{ "mremap", X86_64, SYS_mremap, { 0x1000, 4096, 8192, 1 }, ALLOW },
-	{ "madvise", X86_64, SYS_madvise, { 0x1000, 4096, MADV_DONTNEED },
+	{ "madvise",
+	  X86_64,
+	  SYS_madvise,
+	  { 0x1000, 4096, MADV_DONTNEED },
 	  ALLOW },
 	{ "futex", X86_64, SYS_futex, { 0x1000, 1, 1 }, ALLOW },
 	{ "clock_gettime", X86_64, SYS_clock_gettime, { 1, 0x1000 }, ALLOW },
@@ -129,15 +147,32 @@ static int pgpk_bpf_run(const struct sock_filter *prog, size_t len,
 			break;
 		case BPF_ALU:
 			switch (BPF_OP(f->code)) {
-			case BPF_ADD: a += src; break;
-			case BPF_SUB: a -= src; break;
-			case BPF_AND: a &= src; break;
-			case BPF_OR: a |= src; break;
-			case BPF_XOR: a ^= src; break;
-			case BPF_LSH: a <<= src & 31; break;
-			case BPF_RSH: a >>= src & 31; break;
-			case BPF_NEG: a = -a; break;
-			default: return -EINVAL;
+			case BPF_ADD:
+				a += src;
+				break;
+			case BPF_SUB:
+				a -= src;
+				break;
+			case BPF_AND:
+				a &= src;
+				break;
+			case BPF_OR:
+				a |= src;
+				break;
+			case BPF_XOR:
+				a ^= src;
+				break;
+			case BPF_LSH:
+				a <<= src & 31;
+				break;
+			case BPF_RSH:
+				a >>= src & 31;
+				break;
+			case BPF_NEG:
+				a = -a;
+				break;
+			default:
+				return -EINVAL;
 			}
 			break;
 		case BPF_JMP:
@@ -146,11 +181,20 @@ static int pgpk_bpf_run(const struct sock_filter *prog, size_t len,
 				break;
 			}
 			switch (BPF_OP(f->code)) {
-			case BPF_JEQ: pc += a == src ? f->jt : f->jf; break;
-			case BPF_JGT: pc += a > src ? f->jt : f->jf; break;
-			case BPF_JGE: pc += a >= src ? f->jt : f->jf; break;
-			case BPF_JSET: pc += (a & src) ? f->jt : f->jf; break;
-			default: return -EINVAL;
+			case BPF_JEQ:
+				pc += a == src ? f->jt : f->jf;
+				break;
+			case BPF_JGT:
+				pc += a > src ? f->jt : f->jf;
+				break;
+			case BPF_JGE:
+				pc += a >= src ? f->jt : f->jf;
+				break;
+			case BPF_JSET:
+				pc += (a & src) ? f->jt : f->jf;
+				break;
+			default:
+				return -EINVAL;
 			}
 			break;
 		case BPF_RET:
@@ -200,7 +244,8 @@ int main(void)
 	     i++) {
 		const struct pgpk_sim_case *c = &pgpk_sim_cases[i];
 		struct seccomp_data d = {
-			.nr = c->nr, .arch = c->arch,
+			.nr = c->nr,
+			.arch = c->arch,
 			.instruction_pointer = 0x400000,
 		};
 		uint32_t act = 0;
@@ -226,12 +271,13 @@ int main(void)
 		rules = pgpk_seccomp_rules(&count);
 		for (k = 0; k < count; k++) {
 			for (j = 0; j < sizeof(pgpk_sim_cases) /
-					sizeof(pgpk_sim_cases[0]); j++)
+						sizeof(pgpk_sim_cases[0]);
+			     j++)
 				if (pgpk_sim_cases[j].nr == rules[k].nr &&
 				    pgpk_sim_cases[j].want == ALLOW)
 					break;
 			if (j == sizeof(pgpk_sim_cases) /
-				 sizeof(pgpk_sim_cases[0])) {
+					 sizeof(pgpk_sim_cases[0])) {
 				failures++;
 				printf("FAIL no allow case for %s\n",
 				       rules[k].name);

@@ -45,7 +45,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	printf("FAIL: built-in allowlist differs from %s at line %zu\n"
-	       "built-in:\n%s", argv[1], line, built);
+	       "built-in:\n%s",
+	       argv[1], line, built);
 	free(built);
 	return 1;
 }
