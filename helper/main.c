@@ -19,6 +19,8 @@ static const struct pgpk_command pgpk_commands[] = {
 	  "[--json] BLOB|-          decode a canonical blob (strictly)" },
 	{ "bundle", pgpk_cmd_bundle,
 	  "FILE|-                 preload bundle of every valid RSA key" },
+	{ "verify", pgpk_cmd_verify,
+	  "--keyring FILE [--keyring FILE] SIG [DATA]  check a signature" },
 	{ "upcall", pgpk_cmd_upcall,
 	  "[POLICY] SERIAL         request-key upcall (pgpk.conf)" },
 	{ "debug", pgpk_cmd_debug,

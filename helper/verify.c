@@ -1,0 +1,727 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pgpk-helper verify: the user-space reference of the kernel's signature
+ * check (kernel/pgpk_verify.c, kernel/pgpk_hash.c).
+ *
+ *   pgpk-helper verify [POLICY] [--now T] --keyring FILE [--keyring FILE]
+ *                      SIG [DATA]
+ *
+ * Nothing OpenPGP is trusted past the conversion: the signature becomes a
+ * canonical blob (pgpk_sig_canonical(), the code behind pgpk_convert()
+ * WANT_SIG), decoded with the kernel's strict decoder; candidate keys
+ * become canonical Keys, decoded the same way; the key packet body is
+ * rebuilt with the kernel's pgpk_rebuild_key() and compared with the
+ * keyring bytes at the offset the Key names; fingerprint and key ID are
+ * computed from the rebuilt body; the digest is hash([salt] || data ||
+ * rebuilt trailer); the quick check and the RSA PKCS#1 v1.5 value are
+ * checked with OpenSSL.  The keyring parser is used only to enumerate
+ * candidate keys and to know which are revoked (the canonical Key carries
+ * no revocation: a revoked key is never converted for the kernel).
+ *
+ * Exit status (helper/commands.h): 0 every signature good, 1 a signature
+ * is bad (the data or signature was changed), 2 anything else (no key,
+ * expired or revoked key, weak hash, unsupported algorithm, malformed
+ * input), each with a message naming the reason.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/param_build.h>
+#include <openssl/rsa.h>
+
+#include "helper/commands.h"
+#include "helper/openpgp/openpgp.h"
+#include "helper/pgpk_policy.h"
+#include "kernel/pgpk_canon.h"
+#include "kernel/pgpk_rebuild.h"
+
+/* Verdict of one signature, ordered: the worst one is the exit status. */
+enum pgpk_verdict {
+	PGPK_VERDICT_GOOD = 0,
+	PGPK_VERDICT_ERROR = 2, /* could not check it (see the message) */
+	PGPK_VERDICT_BAD = 1, /* checked: it does not match */
+};
+
+#define PGPK_VERIFY_MAX_KEYRINGS 16
+
+/* RFC 9580 5.2.1: signature types over a document. */
+#define PGPK_VERIFY_DOC_LAST 0x01
+
+struct pgpk_verify_ctx {
+	struct pgpk_keyring *rings[PGPK_VERIFY_MAX_KEYRINGS];
+	const char *ring_names[PGPK_VERIFY_MAX_KEYRINGS];
+	size_t nrings;
+	struct pgpk_policy policy;
+	int64_t now;
+	const uint8_t *data; /* detached data, or NULL */
+	size_t data_len;
+};
+
+/* A key found for a signature, with its canonical form decoded. */
+struct pgpk_verify_key {
+	const struct pgpk_keyring *ring;
+	const struct pgpk_cert *cert;
+	const struct pgpk_pubkey *pub;
+	uint8_t *blob; /* canonical Key; key points into it */
+	size_t blob_len;
+	struct pgpk_canon canon;
+	uint8_t fpr[PGPK_FPR_MAX]; /* computed from the rebuilt body */
+	size_t fpr_len;
+	uint8_t keyid[PGPK_KEYID_LEN];
+};
+
+static void pgpk_hex(const uint8_t *p, size_t len, char *out)
+{
+	static const char digits[] = "0123456789ABCDEF";
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		out[2 * i] = digits[p[i] >> 4];
+		out[2 * i + 1] = digits[p[i] & 15];
+	}
+	out[2 * len] = '\0';
+}
+
+/*
+ * RFC 9580 9.5: the hashes the kernel can check (kernel/pgpk_hash.c
+ * pgpk_hash_algo()); anything else is "unsupported", before policy.
+ */
+static const EVP_MD *pgpk_verify_md(uint32_t id, const char **name)
+{
+	switch (id) {
+	case 2:
+		*name = "SHA1";
+		return EVP_sha1();
+	case 8:
+		*name = "SHA256";
+		return EVP_sha256();
+	case 9:
+		*name = "SHA384";
+		return EVP_sha384();
+	case 10:
+		*name = "SHA512";
+		return EVP_sha512();
+	case 11:
+		*name = "SHA224";
+		return EVP_sha224();
+	}
+	*name = id == 1 ? "MD5" : "unknown";
+	return NULL;
+}
+
+/*
+ * Rebuild the key packet body from the canonical material (the kernel's
+ * pgpk_rebuild_key()), check it against the keyring bytes at the offset
+ * the Key names (the kernel's binding memcmp), and compute fingerprint and
+ * key ID from it (RFC 9580 5.5.4: v4 SHA-1, key ID = last 8 octets; v6
+ * SHA-256, key ID = first 8 octets).
+ */
+static int pgpk_verify_identify(struct pgpk_verify_key *vk, char *why,
+				size_t why_len)
+{
+	const struct pgpk_key *key = &vk->canon.key;
+	const struct pgpk_key_material *m = &key->material;
+	const struct pgpk_input *in = &vk->ring->input;
+	uint8_t prefix[PGPK_PREFIX_MAX];
+	size_t len = pgpk_rebuild_key_len(m), plen;
+	unsigned int fpr_len = 0;
+	EVP_MD_CTX *ctx;
+	uint8_t *body;
+	int ret = 0;
+
+	body = malloc(len);
+	if (!body) {
+		snprintf(why, why_len, "out of memory");
+		return -ENOMEM;
+	}
+	pgpk_rebuild_key(m, body);
+	if (PGPK_HAS(key, PGPK_KEY_PACKET_OFFSET) &&
+	    (key->packet_offset > in->packets_len ||
+	     in->packets_len - key->packet_offset < len ||
+	     memcmp(in->packets + key->packet_offset, body, len))) {
+		snprintf(
+			why, why_len,
+			"rebuilt key packet differs from the keyring at offset %" PRIu32,
+			key->packet_offset);
+		ret = -EKEYREJECTED;
+		goto cleanup_body;
+	}
+	plen = pgpk_rebuild_key_prefix(m, len, prefix);
+	ctx = EVP_MD_CTX_new();
+	if (!ctx ||
+	    !EVP_DigestInit_ex(ctx, m->version == 6 ? EVP_sha256() : EVP_sha1(),
+			       NULL) ||
+	    !EVP_DigestUpdate(ctx, prefix, plen) ||
+	    !EVP_DigestUpdate(ctx, body, len) ||
+	    !EVP_DigestFinal_ex(ctx, vk->fpr, &fpr_len)) {
+		snprintf(why, why_len, "fingerprint hash failed");
+		ret = -ENOMEM;
+		goto cleanup_ctx;
+	}
+	vk->fpr_len = fpr_len;
+	memcpy(vk->keyid,
+	       m->version == 6 ? vk->fpr : vk->fpr + fpr_len - PGPK_KEYID_LEN,
+	       PGPK_KEYID_LEN);
+cleanup_ctx:
+	EVP_MD_CTX_free(ctx);
+cleanup_body:
+	free(body);
+	return ret;
+}
+
+/* Does the library's view of @pub name the issuer of @sig? (prefilter) */
+static bool pgpk_verify_names(const struct pgpk_pubkey *pub,
+			      const struct pgpk_sig *sig)
+{
+	if (PGPK_HAS(sig, PGPK_SIG_ISSUER_FINGERPRINT))
+		return sig->issuer_fingerprint.len == pub->fpr_len &&
+		       !memcmp(sig->issuer_fingerprint.data, pub->fpr,
+			       pub->fpr_len);
+	if (PGPK_HAS(sig, PGPK_SIG_ISSUER_KEY_ID))
+		return sig->issuer_key_id.len == PGPK_KEYID_LEN &&
+		       !memcmp(sig->issuer_key_id.data, pub->keyid,
+			       PGPK_KEYID_LEN);
+	return false;
+}
+
+/* The same test on the IDs computed from the rebuilt key (authoritative). */
+static bool pgpk_verify_matches(const struct pgpk_verify_key *vk,
+				const struct pgpk_sig *sig)
+{
+	if (PGPK_HAS(sig, PGPK_SIG_ISSUER_FINGERPRINT))
+		return sig->issuer_fingerprint.len == vk->fpr_len &&
+		       !memcmp(sig->issuer_fingerprint.data, vk->fpr,
+			       vk->fpr_len);
+	return sig->issuer_key_id.len == PGPK_KEYID_LEN &&
+	       !memcmp(sig->issuer_key_id.data, vk->keyid, PGPK_KEYID_LEN);
+}
+
+static const char *pgpk_verify_uid(const struct pgpk_cert *cert, char *buf,
+				   size_t size)
+{
+	const struct pgpk_userid *uid = pgpk_cert_primary_uid(cert);
+	size_t n;
+
+	if (!uid)
+		return "(no user ID)";
+	n = uid->len < size - 1 ? uid->len : size - 1;
+	memcpy(buf, uid->data, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * Find the issuer of @sig in the keyrings and convert it to a canonical
+ * Key.  Status problems of the key (revoked, expired, not for signing,
+ * unsupported algorithm) are reported here with their names.
+ */
+static int pgpk_verify_find(const struct pgpk_verify_ctx *vc,
+			    const struct pgpk_sig *sig,
+			    struct pgpk_verify_key *vk, char *why,
+			    size_t why_len)
+{
+	const struct pgpk_pubkey *pub = NULL;
+	const struct pgpk_cert *cert = NULL;
+	struct pgpk_canon_error cerr;
+	struct pgpk_error err;
+	size_t r, c, k;
+	char uid[128], rule[256];
+	int ret;
+
+	for (r = 0; r < vc->nrings && !pub; r++) {
+		const struct pgpk_keyring *ring = vc->rings[r];
+
+		for (c = 0; c < ring->ncerts && !pub; c++) {
+			const struct pgpk_cert *ce = &ring->certs[c];
+
+			if (pgpk_verify_names(&ce->primary, sig)) {
+				pub = &ce->primary;
+			} else {
+				for (k = 0; k < ce->nsubkeys; k++)
+					if (pgpk_verify_names(&ce->subkeys[k],
+							      sig)) {
+						pub = &ce->subkeys[k];
+						break;
+					}
+			}
+			if (pub) {
+				cert = ce;
+				vk->ring = ring;
+			}
+		}
+	}
+	if (!pub) {
+		snprintf(why, why_len, "no key: issuer not in the keyrings");
+		return -ENOKEY;
+	}
+	vk->cert = cert;
+	vk->pub = pub;
+	pgpk_verify_uid(cert, uid, sizeof(uid));
+
+	/* Revocation of the key, or of the primary key of a subkey. */
+	if (pub->revoked || cert->primary.revoked) {
+		snprintf(why, why_len, "revoked key: %s%s was revoked (%s)",
+			 pub->subkey ? "subkey of " : "", uid,
+			 pub->revoked ? "key" : "primary key");
+		return -EKEYREJECTED;
+	}
+	if (pub->algo != PGPK_PK_RSA && pub->algo != PGPK_PK_RSA_S) {
+		snprintf(
+			why, why_len,
+			"unsupported algorithm: key of %s is %s (%u), only RSA is supported",
+			uid, pgpk_pk_algo_name(pub->algo), pub->algo);
+		return -ENOPKG;
+	}
+	if (!pub->valid || !cert->primary.valid) {
+		snprintf(why, why_len,
+			 "no valid self-signature or binding for the key of %s",
+			 uid);
+		return -EKEYREJECTED;
+	}
+	ret = pgpk_key_canonical(vk->ring, cert, pub, 0, &vk->blob,
+				 &vk->blob_len, &err);
+	if (ret) {
+		snprintf(why, why_len, "%s: key of %s: %s (offset %zu)",
+			 ret == -ENOPKG	      ? "unsupported algorithm" :
+			 ret == -EKEYEXPIRED  ? "expired key" :
+			 ret == -EKEYREJECTED ? "key refused" :
+						"key conversion failed",
+			 uid, err.msg, err.offset);
+		return ret;
+	}
+	ret = pgpk_canon_decode(vk->blob, vk->blob_len, &vk->canon, &cerr);
+	if (!ret && !PGPK_HAS(&vk->canon, PGPK_CANON_KEY))
+		cerr.reason = PGPK_E_ENVELOPE, cerr.offset = 0, ret = -EBADMSG;
+	if (ret) {
+		snprintf(
+			why, why_len,
+			"malformed: canonical key refused by the strict decoder: %s at offset %" PRIu32,
+			pgpk_canon_reason_str(cerr.reason), cerr.offset);
+		return -EBADMSG;
+	}
+	ret = pgpk_verify_identify(vk, why, why_len);
+	if (ret)
+		return ret;
+	if (!pgpk_verify_matches(vk, sig)) {
+		snprintf(
+			why, why_len,
+			"no key: the rebuilt key's fingerprint does not match the issuer");
+		return -ENOKEY;
+	}
+	/* RFC 9580 5.2.3.13 expiry, and the default key policy. */
+	ret = pgpk_policy_check(&vc->policy, &vk->canon, PGPK_WANT_KEY, vc->now,
+				rule, sizeof(rule));
+	if (ret) {
+		snprintf(why, why_len, "%s: key of %s: %s",
+			 ret == -EKEYEXPIRED ? "expired key" : "key refused",
+			 uid, rule);
+		return ret;
+	}
+	/* RFC 9580 5.2.3.29: a key with flags must have the signing flag. */
+	if (PGPK_HAS(&vk->canon.key, PGPK_KEY_KEY_FLAGS) &&
+	    !(vk->canon.key.key_flags & PGPK_KF_SIGN)) {
+		snprintf(
+			why, why_len,
+			"key of %s is not a signing key (key flags 0x%02" PRIx32
+			")",
+			uid, vk->canon.key.key_flags);
+		return -EKEYREJECTED;
+	}
+	return 0;
+}
+
+/*
+ * The signed data, as the kernel hashes it (kernel/pgpk_hash.c
+ * pgpk_digest_data()): RFC 9580 5.2.1, a text signature (0x01) is over
+ * the data with every LF not preceded by CR turned into CR LF.
+ */
+static int pgpk_verify_hash_data(EVP_MD_CTX *ctx, uint32_t type,
+				 const uint8_t *data, size_t len)
+{
+	const uint8_t *end = data + len, *nl;
+
+	if (type != PGPK_SIG_TEXT)
+		return EVP_DigestUpdate(ctx, data, len);
+	while ((nl = memchr(data, '\n', end - data))) {
+		if (nl > data && nl[-1] == '\r') {
+			if (!EVP_DigestUpdate(ctx, data, nl + 1 - data))
+				return 0;
+		} else if (!EVP_DigestUpdate(ctx, data, nl - data) ||
+			   !EVP_DigestUpdate(ctx, "\r\n", 2)) {
+			return 0;
+		}
+		data = nl + 1;
+	}
+	return EVP_DigestUpdate(ctx, data, end - data);
+}
+
+/* RSA public key (n, e) as an OpenSSL EVP_PKEY. */
+static EVP_PKEY *pgpk_verify_rsa_key(const struct pgpk_key_material *m)
+{
+	OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+	BIGNUM *n = BN_bin2bn(m->rsa_n.data, m->rsa_n.len, NULL);
+	BIGNUM *e = BN_bin2bn(m->rsa_e.data, m->rsa_e.len, NULL);
+	OSSL_PARAM *params = NULL;
+	EVP_PKEY_CTX *pctx = NULL;
+	EVP_PKEY *pkey = NULL;
+
+	if (!bld || !n || !e ||
+	    !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, n) ||
+	    !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, e))
+		goto cleanup_bn;
+	params = OSSL_PARAM_BLD_to_param(bld);
+	if (!params)
+		goto cleanup_bn;
+	pctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
+	if (!pctx || EVP_PKEY_fromdata_init(pctx) <= 0 ||
+	    EVP_PKEY_fromdata(pctx, &pkey, EVP_PKEY_PUBLIC_KEY, params) <= 0)
+		pkey = NULL;
+	EVP_PKEY_CTX_free(pctx);
+	OSSL_PARAM_free(params);
+cleanup_bn:
+	BN_free(e);
+	BN_free(n);
+	OSSL_PARAM_BLD_free(bld);
+	return pkey;
+}
+
+/*
+ * RSA PKCS#1 v1.5 over @digest (RFC 9580 5.2.3.1).  The value is stored
+ * without leading zeros; like the kernel's pgpk_sig_fit(), left-pad it to
+ * the modulus size, and refuse it if it is longer.
+ */
+static int pgpk_verify_rsa(const struct pgpk_key_material *m, const EVP_MD *md,
+			   const struct pgpk_bytes *s, const uint8_t *digest,
+			   size_t digest_len)
+{
+	EVP_PKEY_CTX *ctx = NULL;
+	EVP_PKEY *pkey;
+	uint8_t *sig;
+	size_t size;
+	int ret = -EKEYREJECTED;
+
+	pkey = pgpk_verify_rsa_key(m);
+	if (!pkey)
+		return -EBADMSG;
+	size = EVP_PKEY_get_size(pkey);
+	if (s->len > size)
+		goto cleanup_pkey;
+	sig = calloc(1, size);
+	if (!sig) {
+		ret = -ENOMEM;
+		goto cleanup_pkey;
+	}
+	memcpy(sig + size - s->len, s->data, s->len);
+	ctx = EVP_PKEY_CTX_new(pkey, NULL);
+	if (ctx && EVP_PKEY_verify_init(ctx) > 0 &&
+	    EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_PADDING) > 0 &&
+	    EVP_PKEY_CTX_set_signature_md(ctx, md) > 0 &&
+	    EVP_PKEY_verify(ctx, sig, size, digest, digest_len) == 1)
+		ret = 0;
+	EVP_PKEY_CTX_free(ctx);
+	free(sig);
+cleanup_pkey:
+	EVP_PKEY_free(pkey);
+	return ret;
+}
+
+/* Verify signature @idx of @set: prints one line, returns a verdict. */
+static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
+					 const struct pgpk_sigset *set,
+					 size_t idx)
+{
+	struct pgpk_verify_key vk = { 0 };
+	uint8_t digest[EVP_MAX_MD_SIZE];
+	struct pgpk_canon_error cerr;
+	const uint8_t *data = vc->data;
+	size_t data_len = vc->data_len, tlen;
+	enum pgpk_verdict verdict = PGPK_VERDICT_ERROR;
+	struct pgpk_canon canon;
+	const struct pgpk_sig *sig;
+	struct pgpk_error err;
+	EVP_MD_CTX *ctx = NULL;
+	const char *hash_name;
+	unsigned int dlen = 0;
+	char why[512] = "", rule[256], fpr[2 * PGPK_FPR_MAX + 1], uid[256];
+	uint8_t *blob = NULL, *trailer = NULL;
+	const EVP_MD *md;
+	size_t blob_len;
+	int ret;
+
+	/* The signature, as the kernel receives it from the helper. */
+	ret = pgpk_sig_canonical(set, idx, &blob, &blob_len, &err);
+	if (ret) {
+		snprintf(why, sizeof(why), "%s: %s (offset %zu)",
+			 ret == -ENOPKG ? "unsupported algorithm" : "malformed",
+			 err.msg, err.offset);
+		goto report;
+	}
+	if (pgpk_canon_decode(blob, blob_len, &canon, &cerr) ||
+	    !PGPK_HAS(&canon, PGPK_CANON_SIGNATURE)) {
+		snprintf(
+			why, sizeof(why),
+			"malformed: canonical signature refused by the strict decoder: %s at offset %" PRIu32,
+			pgpk_canon_reason_str(cerr.reason), cerr.offset);
+		goto report;
+	}
+	sig = &canon.sig;
+	if (PGPK_HAS(&canon, PGPK_CANON_CONTENT)) {
+		if (data) {
+			snprintf(
+				why, sizeof(why),
+				"the signature carries its signed text: give no DATA file");
+			goto report;
+		}
+		data = canon.content.data;
+		data_len = canon.content.len;
+	} else if (!data) {
+		snprintf(why, sizeof(why),
+			 "detached signature: the signed DATA file is missing");
+		goto report;
+	}
+
+	/* What the kernel refuses before hashing (kernel/pgpk_verify.c). */
+	if (sig->type > PGPK_VERIFY_DOC_LAST) {
+		snprintf(why, sizeof(why),
+			 "signature type 0x%02" PRIx32
+			 " does not sign a document",
+			 sig->type);
+		goto report;
+	}
+	if (sig->pubkey_algorithm != PGPK_PK_RSA &&
+	    sig->pubkey_algorithm != PGPK_PK_RSA_S) {
+		snprintf(
+			why, sizeof(why),
+			"unsupported algorithm: signature made with %s (%" PRIu32
+			"), only RSA is supported",
+			pgpk_pk_algo_name(sig->pubkey_algorithm),
+			sig->pubkey_algorithm);
+		goto report;
+	}
+	md = pgpk_verify_md(sig->hash_algorithm, &hash_name);
+	if (!md) {
+		snprintf(why, sizeof(why),
+			 "unsupported algorithm: hash %s (%" PRIu32 ")",
+			 hash_name, sig->hash_algorithm);
+		goto report;
+	}
+	/* Default policy: SHA-1 and MD5 are never allowed for data. */
+	ret = pgpk_policy_check(&vc->policy, &canon, PGPK_WANT_SIG, vc->now,
+				rule, sizeof(rule));
+	if (ret) {
+		if (ret == -EKEYREJECTED)
+			snprintf(why, sizeof(why), "weak hash %s refused (%s)",
+				 hash_name, rule);
+		else
+			snprintf(why, sizeof(why), "expired signature (%s)",
+				 rule);
+		goto report;
+	}
+
+	if (pgpk_verify_find(vc, sig, &vk, why, sizeof(why)))
+		goto report;
+
+	/* RFC 9580 5.2.4: hash([salt] || data || trailer). */
+	tlen = pgpk_rebuild_trailer_len(sig);
+	trailer = malloc(tlen);
+	ctx = EVP_MD_CTX_new();
+	if (!trailer || !ctx) {
+		snprintf(why, sizeof(why), "out of memory");
+		goto report;
+	}
+	pgpk_rebuild_trailer(sig, trailer);
+	if (!EVP_DigestInit_ex(ctx, md, NULL) ||
+	    (sig->version == 6 &&
+	     !EVP_DigestUpdate(ctx, sig->salt.data, sig->salt.len)) ||
+	    !pgpk_verify_hash_data(ctx, sig->type, data, data_len) ||
+	    !EVP_DigestUpdate(ctx, trailer, tlen) ||
+	    !EVP_DigestFinal_ex(ctx, digest, &dlen)) {
+		snprintf(why, sizeof(why), "hashing with %s failed", hash_name);
+		goto report;
+	}
+	pgpk_verify_uid(vk.cert, uid, sizeof(uid));
+	pgpk_hex(vk.fpr, vk.fpr_len, fpr);
+	/* RFC 9580 5.2.3: the left 16 bits of the hash, as a quick check. */
+	if (((uint32_t)digest[0] << 8 | digest[1]) != sig->quick_check) {
+		snprintf(
+			why, sizeof(why),
+			"BAD signature from %s (key %s): quick check %04" PRIx32
+			", computed %02x%02x",
+			uid, fpr, sig->quick_check, digest[0], digest[1]);
+		verdict = PGPK_VERDICT_BAD;
+		goto report;
+	}
+	ret = pgpk_verify_rsa(&vk.canon.key.material, md, &sig->rsa_s, digest,
+			      dlen);
+	if (ret == -EKEYREJECTED) {
+		snprintf(why, sizeof(why),
+			 "BAD signature from %s (key %s): RSA check failed",
+			 uid, fpr);
+		verdict = PGPK_VERDICT_BAD;
+		goto report;
+	}
+	if (ret) {
+		snprintf(why, sizeof(why),
+			 "malformed: RSA key of %s rejected by OpenSSL", uid);
+		goto report;
+	}
+	printf("Good signature from %s (key %s)\n", uid, fpr);
+	verdict = PGPK_VERDICT_GOOD;
+
+report:
+	if (verdict != PGPK_VERDICT_GOOD)
+		fprintf(stderr, "pgpk-helper verify: signature %zu: %s\n",
+			idx + 1, why);
+	EVP_MD_CTX_free(ctx);
+	free(trailer);
+	free(vk.blob);
+	free(blob);
+	return verdict;
+}
+
+static void pgpk_verify_usage(void)
+{
+	fprintf(stderr,
+		"usage: pgpk-helper verify [POLICY] [--now SECONDS] --keyring FILE [--keyring FILE ...] SIG [DATA]\n");
+	pgpk_policy_usage(stderr);
+}
+
+/* Read and parse one keyring (binary or armored) at vc->now. */
+static int pgpk_verify_add_keyring(struct pgpk_verify_ctx *vc, const char *path)
+{
+	struct pgpk_parse_opts opts = { .now = vc->now, .threads = 2 };
+	struct pgpk_error err;
+	uint8_t *buf;
+	size_t len;
+	int ret;
+
+	if (vc->nrings == PGPK_VERIFY_MAX_KEYRINGS) {
+		fprintf(stderr, "pgpk-helper verify: more than %d keyrings\n",
+			PGPK_VERIFY_MAX_KEYRINGS);
+		return -E2BIG;
+	}
+	ret = pgpk_cli_read_file(path, &buf, &len);
+	if (ret)
+		return ret;
+	ret = pgpk_keyring_parse(buf, len, &opts, &vc->rings[vc->nrings], &err);
+	free(buf);
+	if (ret) {
+		fprintf(stderr,
+			"pgpk-helper verify: keyring %s: %s at offset %zu\n",
+			path, err.msg, err.offset);
+		return ret;
+	}
+	vc->ring_names[vc->nrings++] = path;
+	return 0;
+}
+
+int pgpk_cmd_verify(int argc, char **argv)
+{
+	struct pgpk_verify_ctx vc = { .now = time(NULL) };
+	const char *keyrings[PGPK_VERIFY_MAX_KEYRINGS];
+	const char *sig_path = NULL, *data_path = NULL;
+	size_t nkeyrings = 0, i, sig_len = 0, data_len = 0;
+	uint8_t *sig_buf = NULL, *data_buf = NULL;
+	struct pgpk_sigset *set = NULL;
+	enum pgpk_verdict worst = PGPK_VERDICT_GOOD, v;
+	struct pgpk_error err;
+	int ret = 2, a, r;
+
+	pgpk_policy_default(&vc.policy);
+	for (a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "--keyring") && a + 1 < argc) {
+			if (nkeyrings == PGPK_VERIFY_MAX_KEYRINGS) {
+				fprintf(stderr,
+					"pgpk-helper verify: more than %d keyrings\n",
+					PGPK_VERIFY_MAX_KEYRINGS);
+				return 2;
+			}
+			keyrings[nkeyrings++] = argv[++a];
+		} else if (!strcmp(argv[a], "--now") && a + 1 < argc) {
+			char *end;
+
+			vc.now = strtoll(argv[++a], &end, 10);
+			if (*end || end == argv[a]) {
+				fprintf(stderr,
+					"pgpk-helper verify: bad --now '%s'\n",
+					argv[a]);
+				return 2;
+			}
+		} else if (argv[a][0] == '-' && argv[a][1] == '-') {
+			r = pgpk_policy_option(&vc.policy, argc, argv, &a,
+					       stderr);
+			if (r < 0)
+				return 2;
+			if (r == 0) {
+				fprintf(stderr,
+					"pgpk-helper verify: unknown option '%s'\n",
+					argv[a]);
+				pgpk_verify_usage();
+				return 2;
+			}
+			a--; /* pgpk_policy_option() advanced past it */
+		} else if (!sig_path) {
+			sig_path = argv[a];
+		} else if (!data_path) {
+			data_path = argv[a];
+		} else {
+			pgpk_verify_usage();
+			return 2;
+		}
+	}
+	if (!nkeyrings || !sig_path) {
+		pgpk_verify_usage();
+		return 2;
+	}
+
+	if (pgpk_cli_read_file(sig_path, &sig_buf, &sig_len))
+		goto cleanup;
+	if (data_path) {
+		if (pgpk_cli_read_file(data_path, &data_buf, &data_len))
+			goto cleanup;
+		vc.data = data_buf;
+		vc.data_len = data_len;
+	}
+	r = pgpk_sigset_parse(sig_buf, sig_len, &set, &err);
+	if (r) {
+		fprintf(stderr,
+			"pgpk-helper verify: %s: %s: %s at offset %zu\n",
+			sig_path,
+			r == -ENOPKG ? "unsupported" : "malformed signature",
+			err.msg, err.offset);
+		goto cleanup;
+	}
+	if (!set->nsigs) {
+		fprintf(stderr, "pgpk-helper verify: %s: no signature\n",
+			sig_path);
+		goto cleanup;
+	}
+	for (i = 0; i < nkeyrings; i++)
+		if (pgpk_verify_add_keyring(&vc, keyrings[i]))
+			goto cleanup;
+
+	/* gpgv's rule: 1 if any signature is bad, else 2 if any could not
+	 * be checked, else 0. */
+	for (i = 0; i < set->nsigs; i++) {
+		v = pgpk_verify_one(&vc, set, i);
+		if (v == PGPK_VERDICT_BAD ||
+		    (v == PGPK_VERDICT_ERROR && worst == PGPK_VERDICT_GOOD))
+			worst = v;
+	}
+	ret = worst;
+
+cleanup:
+	for (i = 0; i < vc.nrings; i++)
+		pgpk_keyring_free(vc.rings[i]);
+	pgpk_sigset_free(set);
+	free(data_buf);
+	free(sig_buf);
+	return ret;
+}
