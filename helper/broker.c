@@ -631,6 +631,7 @@ int pgpk_broker_run(const struct pgpk_broker *broker,
 	struct pgpk_sandbox own_sb = { 0 };
 	const struct pgpk_sandbox *sb = broker->sandbox;
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_pipe;
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, old_chld;
 	const uint8_t *blob = NULL;
 	size_t blob_len = 0;
 	int64_t now = broker->now ? broker->now : (int64_t)time(NULL);
@@ -638,7 +639,10 @@ int pgpk_broker_run(const struct pgpk_broker *broker,
 	int error;
 
 	memset(res, 0, sizeof(*res));
+	/* A dead child must not kill us; it must stay reapable (SIGCHLD
+	 * ignored by whoever started us would auto-reap it). */
 	sigaction(SIGPIPE, &ign, &old_pipe);
+	sigaction(SIGCHLD, &dfl, &old_chld);
 	if (len > policy->max_input) {
 		snprintf(res->reason, sizeof(res->reason),
 			 "policy: input of %zu octets exceeds --max-input %zu",
@@ -681,6 +685,7 @@ verdict:
 	pgpk_exchange_end(&x);
 	free(x.answer);
 	pgpk_sandbox_release(&own_sb);
+	sigaction(SIGCHLD, &old_chld, NULL);
 	sigaction(SIGPIPE, &old_pipe, NULL);
 	return error;
 }

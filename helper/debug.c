@@ -7,6 +7,7 @@
  *
  * pgpk-helper sandbox-policy: print the parser's seccomp allowlist.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -196,8 +197,13 @@ int pgpk_cmd_debug(int argc, char **argv)
 	for (i = 0; i < 32; i++)
 		r += snprintf(desc + r, sizeof(desc) - (size_t)r, "%02x",
 			      req.sha256[i]);
-	if (select)
-		snprintf(desc + r, sizeof(desc) - (size_t)r, ":%s", select);
+	if (select) {
+		/* The kernel sends the selector in uppercase hex. */
+		desc[r++] = ':';
+		for (i = 0; select[i] && r + 1 < (int)sizeof(desc); i++)
+			desc[r++] = (char)toupper((unsigned char)select[i]);
+		desc[r] = '\0';
+	}
 	printf("request: %s (%zu octets)\n", desc, len);
 	if (pgpk_request_parse(desc, &req, why, sizeof(why))) {
 		fprintf(stderr, "debug: %s\n", why);
@@ -206,6 +212,7 @@ int pgpk_cmd_debug(int argc, char **argv)
 	}
 	pgpk_broker_run(&broker, &req, data, len, &res);
 	free(data);
+	fflush(stdout);
 	if (res.error) {
 		fprintf(stderr, "REJECTED %s: %s (%llu us)\n",
 			pgpk_errno_name(res.error), res.reason,
