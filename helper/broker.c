@@ -19,6 +19,7 @@
 #include <openssl/evp.h>
 
 #include "helper/pgpk_broker.h"
+#include "kernel/pgpk_rebuild.h"
 
 /* Exit statuses of the child wrapper (the work returns its own). */
 #define PGPK_CHILD_EXIT_SANDBOX 64 /* + the failed pgpk_sandbox_step */
@@ -485,12 +486,69 @@ static bool pgpk_contains(const uint8_t *hay, size_t hay_len,
 	return needle->len && memmem(hay, hay_len, needle->data, needle->len);
 }
 
+static bool pgpk_is_at(const uint8_t *data, size_t len, u32 offset,
+		       const uint8_t *want, size_t want_len)
+{
+	return offset <= len && want_len <= len - offset &&
+	       !memcmp(data + offset, want, want_len);
+}
+
+/*
+ * RFC 9580 5.5.2: the key packet body rebuilt from the answer (by the
+ * kernel's own kernel/pgpk_rebuild.c) must be the octets at the offset the
+ * parser named; without an offset, the modulus must at least occur.
+ */
+static bool pgpk_key_bound(const struct pgpk_key_material *m, bool has_offset,
+			   u32 offset, const uint8_t *data, size_t len)
+{
+	size_t body_len;
+	uint8_t *body;
+	bool ok;
+
+	if (!has_offset)
+		return pgpk_contains(data, len, &m->rsa_n);
+	body_len = pgpk_rebuild_key_len(m);
+	body = malloc(body_len);
+	if (!body)
+		return false;
+	ok = pgpk_rebuild_key(m, body) == body_len &&
+	     pgpk_is_at(data, len, offset, body, body_len);
+	free(body);
+	return ok;
+}
+
+static bool pgpk_answer_bound(const struct pgpk_canon *canon,
+			      enum pgpk_want want, const uint8_t *data,
+			      size_t len)
+{
+	const struct pgpk_key *key = &canon->key;
+
+	if (want == PGPK_WANT_SIG)
+		return pgpk_contains(data, len, &canon->sig.rsa_s);
+	if (!pgpk_key_bound(&key->material,
+			    PGPK_HAS(key, PGPK_KEY_PACKET_OFFSET),
+			    key->packet_offset, data, len))
+		return false;
+	if (PGPK_HAS(key, PGPK_KEY_PRIMARY) &&
+	    !pgpk_key_bound(&key->primary,
+			    PGPK_HAS(key, PGPK_KEY_PRIMARY_OFFSET),
+			    key->primary_offset, data, len))
+		return false;
+	if (!PGPK_HAS(key, PGPK_KEY_USER_ID))
+		return true;
+	if (PGPK_HAS(key, PGPK_KEY_USER_ID_OFFSET))
+		return pgpk_is_at(data, len, key->user_id_offset,
+				  key->user_id.data, key->user_id.len);
+	return pgpk_contains(data, len, &key->user_id);
+}
+
 /*
  * The answer must be what was asked for and come from the bytes that were
- * submitted.  For binary input, every big number the answer names must
- * occur in it (the kernel later does the exact check: it rebuilds the key
- * packet and compares at packet_offset).  Armored input is left to the
- * kernel: the broker does not dearmor.
+ * submitted.  For binary input the broker does what the kernel will do:
+ * the key packet (and primary key packet) rebuilt from the answer must sit
+ * at the offsets the answer names, the user ID too; a signature's RSA
+ * value must occur in the input.  Armored input is left to the kernel,
+ * which dearmors before it compares: the broker does not dearmor.
  */
 static int pgpk_check_answer(const struct pgpk_canon *canon,
 			     const struct pgpk_request *req,
@@ -512,24 +570,11 @@ static int pgpk_check_answer(const struct pgpk_canon *canon,
 			 "was asked");
 		return EKEYREJECTED;
 	}
-	if (!binary)
-		return 0;
-	if (req->want == PGPK_WANT_KEY &&
-	    (!pgpk_contains(data, len, &canon->key.material.rsa_n) ||
-	     (PGPK_HAS(&canon->key, PGPK_KEY_PRIMARY) &&
-	      !pgpk_contains(data, len, &canon->key.primary.rsa_n)) ||
-	     (PGPK_HAS(&canon->key, PGPK_KEY_USER_ID) &&
-	      !pgpk_contains(data, len, &canon->key.user_id)))) {
+	if (binary && !pgpk_answer_bound(canon, req->want, data, len)) {
 		snprintf(why, why_len,
-			 "parser answered a key that is not in "
-			 "the submitted bytes");
-		return EKEYREJECTED;
-	}
-	if (req->want == PGPK_WANT_SIG &&
-	    !pgpk_contains(data, len, &canon->sig.rsa_s)) {
-		snprintf(why, why_len,
-			 "parser answered a signature that is "
-			 "not in the submitted bytes");
+			 "parser answered a %s that is not in "
+			 "the submitted bytes",
+			 req->want == PGPK_WANT_KEY ? "key" : "signature");
 		return EKEYREJECTED;
 	}
 	return 0;

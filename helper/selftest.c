@@ -38,6 +38,7 @@
 #include "helper/pgpk_child.h"
 #include "helper/pgpk_runtime.h"
 #include "helper/selftest_vectors.h"
+#include "kernel/pgpk_rebuild.h"
 
 #define PGPK_ST_WATCHDOG_MS 300
 
@@ -198,48 +199,37 @@ error_free_bn:
 }
 
 /*
- * RFC 9580 5.2.4: a v4 signature hashes the data, then version, type,
- * algorithms, the hashed area with its length, then 0x04 0xff and the
- * big-endian length of what was hashed after the data.  Returns 1 if
- * both the 16-bit quick check and the RSA value match.
+ * RFC 9580 5.2.4: a v4 signature hashes the data, then the trailer the
+ * kernel rebuilds from canonical fields (kernel/pgpk_rebuild.c).  Returns
+ * 1 if both the 16-bit quick check and the RSA value match, 0 if not.
  */
 static int pgpk_st_verify(const struct pgpk_key_material *key,
 			  const struct pgpk_sig *sig, const uint8_t *data,
 			  size_t len)
 {
 	const char *md_name = pgpk_hash_name(sig->hash_algorithm);
-	uint8_t head[6], tail[6], digest[EVP_MAX_MD_SIZE];
-	uint32_t n = 6 + sig->hashed_area.len;
+	uint8_t digest[EVP_MAX_MD_SIZE], *trailer;
 	unsigned int digest_len = 0;
+	size_t trailer_len;
 	EVP_MD_CTX *ctx;
 	EVP_MD *md;
 	int ok;
 
 	if (!md_name || sig->version != 4)
 		return -ENOPKG;
+	trailer_len = pgpk_rebuild_trailer_len(sig);
+	trailer = malloc(trailer_len);
 	md = EVP_MD_fetch(NULL, md_name, NULL);
 	ctx = EVP_MD_CTX_new();
-	head[0] = 4;
-	head[1] = (uint8_t)sig->type;
-	head[2] = (uint8_t)sig->pubkey_algorithm;
-	head[3] = (uint8_t)sig->hash_algorithm;
-	head[4] = (uint8_t)(sig->hashed_area.len >> 8);
-	head[5] = (uint8_t)sig->hashed_area.len;
-	tail[0] = 4;
-	tail[1] = 0xff;
-	tail[2] = (uint8_t)(n >> 24);
-	tail[3] = (uint8_t)(n >> 16);
-	tail[4] = (uint8_t)(n >> 8);
-	tail[5] = (uint8_t)n;
-	ok = md && ctx && EVP_DigestInit_ex(ctx, md, NULL) &&
+	ok = trailer && md && ctx &&
+	     pgpk_rebuild_trailer(sig, trailer) == trailer_len &&
+	     EVP_DigestInit_ex(ctx, md, NULL) &&
 	     EVP_DigestUpdate(ctx, data, len) &&
-	     EVP_DigestUpdate(ctx, head, sizeof(head)) &&
-	     EVP_DigestUpdate(ctx, sig->hashed_area.data,
-			      sig->hashed_area.len) &&
-	     EVP_DigestUpdate(ctx, tail, sizeof(tail)) &&
+	     EVP_DigestUpdate(ctx, trailer, trailer_len) &&
 	     EVP_DigestFinal_ex(ctx, digest, &digest_len);
 	EVP_MD_CTX_free(ctx);
 	EVP_MD_free(md);
+	free(trailer);
 	if (!ok)
 		return -ENOPKG;
 	if ((digest[0] << 8 | digest[1]) != (int)sig->quick_check)

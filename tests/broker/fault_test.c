@@ -207,7 +207,7 @@ static int pgpk_count_fds(void)
 	return n;
 }
 
-/* Input bytes that look like binary OpenPGP and contain `needle`. */
+/* Input bytes that look like a binary signature containing `needle`. */
 static uint8_t *pgpk_make_input(const uint8_t *needle, size_t needle_len,
 				size_t total, size_t *len)
 {
@@ -216,7 +216,7 @@ static uint8_t *pgpk_make_input(const uint8_t *needle, size_t needle_len,
 
 	for (i = 0; i < total; i++)
 		in[i] = (uint8_t)(i * 7 + 3);
-	in[0] = 0x99; /* RFC 9580 4.2: old-format public key packet */
+	in[0] = 0x89; /* RFC 9580 4.2: old-format signature packet */
 	memcpy(in + 9, needle, needle_len);
 	*len = total;
 	return in;
@@ -227,9 +227,9 @@ struct pgpk_env {
 	struct pgpk_policy policy;
 	uint8_t n[256], other_n[256], s[256];
 	uint8_t *key_blob, *other_key_blob, *sig_blob, *sha1_sig_blob;
-	uint8_t *small_key_blob, *expired_key_blob;
+	uint8_t *small_key_blob, *expired_key_blob, *moved_key_blob;
 	size_t key_len, other_key_len, sig_len, sha1_sig_len;
-	size_t small_key_len, expired_key_len;
+	size_t small_key_len, expired_key_len, moved_key_len;
 	uint8_t *key_input, *sig_input, *small_input;
 	size_t key_input_len, sig_input_len, small_input_len;
 };
@@ -311,20 +311,23 @@ static void pgpk_env_init(struct pgpk_env *env)
 	pgpk_test_modulus(env->n, 2048, 1);
 	pgpk_test_modulus(env->other_n, 2048, 2);
 	pgpk_test_modulus(env->s, 2047, 3);
-	env->key_blob = pgpk_test_key_blob(env->n, 256, 0, &env->key_len);
-	env->other_key_blob =
-		pgpk_test_key_blob(env->other_n, 256, 0, &env->other_key_len);
-	env->expired_key_blob = pgpk_test_key_blob(env->n, 256, 1700000001,
+	env->key_blob = pgpk_test_key_blob(env->n, 256, 3, 0, &env->key_len);
+	env->other_key_blob = pgpk_test_key_blob(env->other_n, 256, 3, 0,
+						 &env->other_key_len);
+	env->moved_key_blob =
+		pgpk_test_key_blob(env->n, 256, 4, 0, &env->moved_key_len);
+	env->expired_key_blob = pgpk_test_key_blob(env->n, 256, 3, 1700000001,
 						   &env->expired_key_len);
 	env->small_key_blob =
-		pgpk_test_key_blob(env->n, 128, 0, &env->small_key_len);
+		pgpk_test_key_blob(env->n, 128, 3, 0, &env->small_key_len);
 	env->sig_blob = pgpk_test_sig_blob(env->s, 256, 8, 0, &env->sig_len);
 	env->sha1_sig_blob =
 		pgpk_test_sig_blob(env->s, 256, 2, 0, &env->sha1_sig_len);
-	env->key_input = pgpk_make_input(env->n, 256, 700, &env->key_input_len);
+	env->key_input_len = 700;
+	env->key_input = pgpk_test_key_input(env->n, 256, 700);
+	env->small_input_len = 300;
+	env->small_input = pgpk_test_key_input(env->n, 128, 300);
 	env->sig_input = pgpk_make_input(env->s, 256, 400, &env->sig_input_len);
-	env->small_input =
-		pgpk_make_input(env->n, 128, 300, &env->small_input_len);
 }
 
 static void pgpk_env_free(struct pgpk_env *env)
@@ -332,6 +335,7 @@ static void pgpk_env_free(struct pgpk_env *env)
 	pgpk_sandbox_release(&env->sb);
 	free(env->key_blob);
 	free(env->other_key_blob);
+	free(env->moved_key_blob);
 	free(env->expired_key_blob);
 	free(env->small_key_blob);
 	free(env->sig_blob);
@@ -345,6 +349,8 @@ static void pgpk_fault_cases(struct pgpk_env *env)
 {
 	struct pgpk_fake key = { env->key_blob, env->key_len, NULL, 0 };
 	struct pgpk_fake other = { env->other_key_blob, env->other_key_len,
+				   NULL, 0 };
+	struct pgpk_fake moved = { env->moved_key_blob, env->moved_key_len,
 				   NULL, 0 };
 	struct pgpk_fake sig = { env->sig_blob, env->sig_len, NULL, 0 };
 	static const uint8_t not_canon[] = "\x7fPGK\x01\x0a\x00";
@@ -373,6 +379,8 @@ static void pgpk_fault_cases(struct pgpk_env *env)
 	pgpk_case("not-canonical", env, child_answer, &bad, PGPK_WANT_KEY, in,
 		  len, EBADMSG);
 	pgpk_case("other-blob", env, child_answer, &other, PGPK_WANT_KEY, in,
+		  len, EKEYREJECTED);
+	pgpk_case("other-offset", env, child_answer, &moved, PGPK_WANT_KEY, in,
 		  len, EKEYREJECTED);
 	pgpk_case("wrong-kind-sig", env, child_answer, &sig, PGPK_WANT_KEY, in,
 		  len, EKEYREJECTED);
@@ -421,7 +429,8 @@ static void pgpk_good_and_policy_cases(struct pgpk_env *env)
 	env->policy.min_rsa_bits = 2048;
 
 	/* Larger than a pipe buffer: the exchange must not deadlock. */
-	big_in = pgpk_make_input(env->n, 256, 600000, &big_len);
+	big_len = 600000;
+	big_in = pgpk_test_key_input(env->n, 256, big_len);
 	big.expect_in = big_in;
 	big.expect_len = big_len;
 	pgpk_case("large-input", env, child_answer, &big, PGPK_WANT_KEY, big_in,

@@ -34,8 +34,8 @@ static uint8_t *pgpk_test_pack(const Pgpk__Canonical *c, size_t *len)
 	return blob;
 }
 
-uint8_t *pgpk_test_key_blob(const uint8_t *n, size_t n_len, uint64_t expires,
-			    size_t *len)
+uint8_t *pgpk_test_key_blob(const uint8_t *n, size_t n_len, uint32_t offset,
+			    uint64_t expires, size_t *len)
 {
 	static const uint8_t e[] = { 0x01, 0x00, 0x01 };
 	Pgpk__KeyMaterial m = PGPK__KEY_MATERIAL__INIT;
@@ -51,7 +51,7 @@ uint8_t *pgpk_test_key_blob(const uint8_t *n, size_t n_len, uint64_t expires,
 	m.rsa_e.len = sizeof(e);
 	key.material = &m;
 	key.has_packet_offset = 1;
-	key.packet_offset = 3;
+	key.packet_offset = offset;
 	if (expires) {
 		key.has_expires = 1;
 		key.expires = expires;
@@ -84,4 +84,41 @@ uint8_t *pgpk_test_sig_blob(const uint8_t *s, size_t s_len, unsigned int hash,
 	sig.rsa_s.len = s_len;
 	c.signature = &sig;
 	return pgpk_test_pack(&c, len);
+}
+
+uint8_t *pgpk_test_key_input(const uint8_t *n, size_t n_len, size_t total)
+{
+	size_t body = 1 + 4 + 1 + 2 + n_len + 2 + 3, i;
+	unsigned int bits = (unsigned int)n_len * 8;
+	uint8_t *in, *p, top;
+
+	if (total < 3 + body)
+		total = 3 + body;
+	in = malloc(total);
+	if (!in)
+		return NULL;
+	for (i = 0; i < total; i++)
+		in[i] = (uint8_t)(i * 7 + 3);
+	for (top = n[0]; !(top & 0x80); top <<= 1)
+		bits--;
+	p = in;
+	*p++ = 0x99; /* tag 6, two-octet length */
+	*p++ = (uint8_t)(body >> 8);
+	*p++ = (uint8_t)body;
+	*p++ = 4;
+	*p++ = 0x65; /* 1700000000 = 0x6553f100 */
+	*p++ = 0x53;
+	*p++ = 0xf1;
+	*p++ = 0x00;
+	*p++ = 1;
+	*p++ = (uint8_t)(bits >> 8);
+	*p++ = (uint8_t)bits;
+	memcpy(p, n, n_len);
+	p += n_len;
+	*p++ = 0;
+	*p++ = 17;
+	*p++ = 1;
+	*p++ = 0;
+	*p = 1;
+	return in;
 }

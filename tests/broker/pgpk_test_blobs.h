@@ -12,9 +12,20 @@
 /* Fill n with a deterministic RSA-modulus-like value of exactly bits. */
 void pgpk_test_modulus(uint8_t *n, unsigned int bits, uint8_t seed);
 
-/* A canonical Key: v4 RSA with modulus n, optional expiry (0 = never). */
-uint8_t *pgpk_test_key_blob(const uint8_t *n, size_t n_len, uint64_t expires,
-			    size_t *len);
+/*
+ * A canonical Key: v4 RSA (created 1700000000, e = 65537) with modulus n,
+ * its packet body at `offset`, optional expiry (0 = never).
+ */
+uint8_t *pgpk_test_key_blob(const uint8_t *n, size_t n_len, uint32_t offset,
+			    uint64_t expires, size_t *len);
+
+/*
+ * Bytes that look like binary OpenPGP: an old-format public key packet
+ * (RFC 9580 4.2.2) whose body, at offset 3, is the v4 key of
+ * pgpk_test_key_blob() with modulus n (RFC 9580 5.5.2.2), then filler up
+ * to `total` octets.  Written out here independently of pgpk_rebuild.
+ */
+uint8_t *pgpk_test_key_input(const uint8_t *n, size_t n_len, size_t total);
 
 /* A canonical Signature with RSA value s and the given hash algorithm. */
 uint8_t *pgpk_test_sig_blob(const uint8_t *s, size_t s_len, unsigned int hash,
