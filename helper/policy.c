@@ -122,37 +122,43 @@ enum pgpk_opt_id {
 static const struct {
 	const char *name;
 	enum pgpk_opt_id id;
-	bool has_value;
+	const char *value; /* placeholder in the usage; NULL: a flag */
 	const char *help;
 } pgpk_policy_opts[] = {
-	{ "--min-rsa-bits", PGPK_OPT_MIN_RSA_BITS, true,
-	  "N     refuse RSA keys shorter than N bits (default 2048)" },
-	{ "--hashes", PGPK_OPT_HASHES, true,
-	  "LIST      hashes allowed for data signatures (default " PGPK_POLICY_HASHES
-	  "; MD5 and SHA1 are never allowed)" },
-	{ "--allow-expired", PGPK_OPT_ALLOW_EXPIRED, false,
-	  "   accept expired keys and signatures (default: refuse)" },
-	{ "--allow-revoked", PGPK_OPT_ALLOW_REVOKED, false,
-	  "   accept revoked keys (default: refuse)" },
-	{ "--max-input", PGPK_OPT_MAX_INPUT, true,
-	  "N        largest OpenPGP input in octets (default 1048576)" },
-	{ "--timeout-ms", PGPK_OPT_TIMEOUT_MS, true,
-	  "N       parser watchdog in milliseconds (default 2000)" },
-	{ "--negative-timeout", PGPK_OPT_NEGATIVE_TIMEOUT, true,
-	  "N seconds a refusal stays cached (default 60)" },
-	{ "--sandbox-user", PGPK_OPT_SANDBOX_USER, true,
-	  "U     user the parser runs as when root (default nobody)" },
+	{ "--min-rsa-bits", PGPK_OPT_MIN_RSA_BITS, "N",
+	  "refuse RSA keys shorter than N bits [2048]" },
+	{ "--hashes", PGPK_OPT_HASHES, "LIST",
+	  "hashes allowed for data signatures [" PGPK_POLICY_HASHES "];"
+	  " never md5, sha1" },
+	{ "--allow-expired", PGPK_OPT_ALLOW_EXPIRED, NULL,
+	  "accept expired keys and signatures [refuse]" },
+	{ "--allow-revoked", PGPK_OPT_ALLOW_REVOKED, NULL,
+	  "accept revoked keys [refuse]" },
+	{ "--max-input", PGPK_OPT_MAX_INPUT, "N",
+	  "largest OpenPGP input, octets [1048576]" },
+	{ "--timeout-ms", PGPK_OPT_TIMEOUT_MS, "N",
+	  "parser watchdog, milliseconds [2000]" },
+	{ "--negative-timeout", PGPK_OPT_NEGATIVE_TIMEOUT, "N",
+	  "seconds a refusal stays cached [60]" },
+	{ "--sandbox-user", PGPK_OPT_SANDBOX_USER, "USER",
+	  "user the parser runs as when root [nobody]" },
 };
 
 #define PGPK_NR_OPTS (sizeof(pgpk_policy_opts) / sizeof(pgpk_policy_opts[0]))
 
 void pgpk_policy_usage(FILE *out)
 {
+	char opt[48];
 	size_t i;
 
-	for (i = 0; i < PGPK_NR_OPTS; i++)
-		fprintf(out, "  %s%s\n", pgpk_policy_opts[i].name,
-			pgpk_policy_opts[i].help);
+	fprintf(out, "policy options (also --name VALUE):\n");
+	for (i = 0; i < PGPK_NR_OPTS; i++) {
+		snprintf(opt, sizeof(opt), "%s%s%s", pgpk_policy_opts[i].name,
+			 pgpk_policy_opts[i].value ? "=" : "",
+			 pgpk_policy_opts[i].value ? pgpk_policy_opts[i].value :
+						     "");
+		fprintf(out, "  %-24s %s\n", opt, pgpk_policy_opts[i].help);
+	}
 }
 
 static int pgpk_policy_apply(struct pgpk_policy *policy, enum pgpk_opt_id id,
@@ -214,7 +220,7 @@ int pgpk_policy_option(struct pgpk_policy *policy, int argc, char **argv,
 	}
 	if (k == PGPK_NR_OPTS)
 		return 0;
-	if (pgpk_policy_opts[k].has_value) {
+	if (pgpk_policy_opts[k].value) {
 		if (arg[len] == '=') {
 			val = arg + len + 1;
 		} else if (*i + 1 < argc) {

@@ -59,11 +59,12 @@ static const struct pgpk_broker_ops pgpk_upcall_ops = {
 
 static void pgpk_upcall_usage(FILE *out)
 {
-	fprintf(out, "usage: pgpk-helper upcall [options] <key-serial>\n"
-		     "  --stderr | --syslog | --kmsg   where the log line goes "
-		     "(default: stderr on a tty, else syslog)\n"
-		     "  --key-type=T   serve key type T instead of pgpk "
-		     "(host tests with \"user\" keys)\n");
+	fprintf(out,
+		"usage: pgpk-helper upcall [options] <key-serial>\n"
+		"  %-24s %s\n  %-24s %s\n",
+		"--syslog|--kmsg|--stderr",
+		"where the log line goes [stderr on a tty, else syslog]",
+		"--key-type=TYPE", "serve TYPE keys, not pgpk (host tests)");
 	pgpk_policy_usage(out);
 }
 
