@@ -573,6 +573,7 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 		goto report;
 	}
 	printf("Good signature from %s (key %s)\n", uid, fpr);
+	fflush(stdout); /* in order with the other signatures' stderr */
 	verdict = PGPK_VERDICT_GOOD;
 
 report:
@@ -707,9 +708,9 @@ int pgpk_cmd_verify(int argc, char **argv)
 		if (pgpk_verify_add_keyring(&vc, keyrings[i]))
 			goto cleanup;
 
-	/* gpgv's rule: 1 if any signature is bad, else 2 if any could not
-	 * be checked, else 0. */
-	for (i = 0; i < set->nsigs; i++) {
+	/* gpgv's rule: 1 if a signature is bad (and, like gpgv, stop
+	 * there), else 2 if one could not be checked, else 0. */
+	for (i = 0; i < set->nsigs && worst != PGPK_VERDICT_BAD; i++) {
 		v = pgpk_verify_one(&vc, set, i);
 		if (v == PGPK_VERDICT_BAD ||
 		    (v == PGPK_VERDICT_ERROR && worst == PGPK_VERDICT_GOOD))
