@@ -1,0 +1,87 @@
+#!/bin/bash
+# Differential test against GnuPG on the keyrings Debian ships:
+# `gpg --show-keys --with-colons` vs `pgpk-helper list --json` on
+# debian-keyring.gpg (28 MB, ~905 certificates) and
+# debian-archive-keyring.gpg.  For every key and subkey: fingerprint, key
+# ID, algorithm, bits, creation, expiry, revocation, user IDs and signing
+# capability agree, or the difference is in
+# tests/openpgp/gnupg-allowlist.txt with its reason
+# (tests/openpgp/diff_gnupg.py does the comparison).
+#
+# Both tools run back to back, so they judge expiry at the same "now"
+# (to the second; a key expiring in between would show as a difference).
+# Prints the time of each tool on each keyring.
+#
+# usage: tests/host/diff-gnupg-keyrings.sh [KEYRING...]
+#        (PGPK_HELPER=path overrides bazel-bin/helper/pgpk-helper)
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+helper=${PGPK_HELPER:-$root/bazel-bin/helper/pgpk-helper}
+allowlist=$root/tests/openpgp/gnupg-allowlist.txt
+
+if ! command -v gpg >/dev/null || ! command -v python3 >/dev/null; then
+	echo "SKIP: gpg or python3 not installed"
+	exit 77
+fi
+if [ ! -x "$helper" ]; then
+	echo "FAIL: $helper not built (bazel build //helper:pgpk-helper)"
+	exit 1
+fi
+if [ $# -gt 0 ]; then
+	rings=("$@")
+else
+	rings=(/usr/share/keyrings/debian-keyring.gpg
+		/usr/share/keyrings/debian-archive-keyring.gpg)
+fi
+have=0
+for r in "${rings[@]}"; do
+	[ -f "$r" ] && have=$((have + 1))
+done
+if [ "$have" = 0 ]; then
+	echo "SKIP: no keyring (apt install debian-keyring debian-archive-keyring)"
+	exit 77
+fi
+
+tmp=$(mktemp -d)
+trap 'gpgconf --homedir "$tmp/gnupg" --kill all >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+export GNUPGHOME=$tmp/gnupg
+mkdir -m 700 "$GNUPGHOME"
+
+# ms: milliseconds since the epoch
+ms() { date +%s%3N; }
+
+fail=0
+for r in "${rings[@]}"; do
+	[ -f "$r" ] || continue
+	name=$(basename "$r")
+	t0=$(ms)
+	if ! gpg --batch --no-tty --show-keys --with-colons "$r" \
+		>"$tmp/gpg.txt" 2>"$tmp/gpg.err"; then
+		echo "FAIL: gpg --show-keys on $name:"
+		tail -n 3 "$tmp/gpg.err"
+		exit 1
+	fi
+	t1=$(ms)
+	"$helper" list --json "$r" >"$tmp/pgpk.txt" 2>"$tmp/pgpk.err"
+	rc=$?
+	t2=$(ms)
+	if [ $rc != 0 ]; then
+		echo "FAIL: pgpk-helper list --json $name exited $rc:"
+		tail -n 3 "$tmp/pgpk.err"
+		fail=1
+		continue
+	fi
+	gms=$((t1 - t0)) pms=$((t2 - t1))
+	echo "$name: $(stat -c %s "$r") octets; gpg --show-keys" \
+		"--with-colons ${gms} ms, pgpk-helper list --json ${pms} ms" \
+		"(gpg/pgpk $(awk -v g=$gms -v p=$pms \
+			'BEGIN { printf "%.1f", p ? g / p : 0 }')x)"
+	python3 "$root/tests/openpgp/diff_gnupg.py" --name "$name" \
+		--gpg "$tmp/gpg.txt" --pgpk "$tmp/pgpk.txt" \
+		--allowlist "$allowlist" || fail=1
+done
+if [ "$fail" != 0 ]; then
+	echo "FAIL: pgpk and GnuPG disagree (see DIFF lines above)"
+	exit 1
+fi
+echo "PASS: pgpk and GnuPG agree on every key (allowlist: $(grep -c '^[0-9A-Fa-f]' "$allowlist") entries)"
