@@ -136,6 +136,15 @@ struct pgpk_signature {
 	const uint8_t *embedded;
 	size_t embedded_len;
 	size_t embedded_offset;	/* its offset in the input */
+	/* Inside a keyring, a signature that cannot be parsed (unknown
+	 * version, bad subpacket, truncated) is kept with malformed set and
+	 * ignored; stand-alone signature parsing fails instead. */
+	bool malformed;
+	bool has_created;	/* a creation time was present */
+	/* Verification result inside a keyring: 0 not checked, 1 good,
+	 * -1 bad.  Signatures by non-RSA keys are not verified (see
+	 * cert.c) and count as good when well formed. */
+	int8_t verified;
 };
 
 /* One key packet, primary (tag 6) or subkey (tag 14), RFC 9580 5.5.2. */
@@ -177,6 +186,17 @@ struct pgpk_pubkey {
 	/* Subkey: its deciding binding signature (0x18); primary: the
 	 * self-signature that decided expiry and flags.  NULL if none. */
 	const struct pgpk_signature *binding;
+	/* An MPI of the key whose bit count does not match its value
+	 * (RFC 9580 3.2): listed, but never converted (the kernel's
+	 * rebuilt packet would differ). */
+	bool mpi_noncanonical;
+	/* Usage as GnuPG computes it: PGPK_KF_* bits from the deciding
+	 * signature masked by what the algorithm can do, or the algorithm's
+	 * capabilities when no Key Flags subpacket is present. */
+	uint8_t usage;
+	/* Subkey: a valid primary-key binding (0x19 back-signature) was
+	 * found (RFC 9580 5.2.3.34 requires one for signing subkeys). */
+	bool backsig;
 };
 
 /* A user ID (tag 13) or user attribute (tag 17) with its signatures. */
@@ -275,9 +295,10 @@ void pgpk_input_release(struct pgpk_input *input);
 uint32_t pgpk_crc24(const uint8_t *data, size_t len);
 
 /*
- * RFC 9580 5.2.1.2 / 7.2: canonical text: every line ending (CR, LF,
- * CRLF) becomes CRLF; for cleartext signatures also trailing spaces and
- * tabs of each line are removed (strip_trailing).  malloc()ed output.
+ * RFC 9580 5.2.1.2 / 7.2: canonical text: every LF line ending (with or
+ * without a CR before it) becomes CRLF, as GnuPG hashes text; a lone CR is
+ * kept.  For cleartext signatures (strip_trailing) trailing spaces, tabs
+ * and CRs of each line are removed too.  malloc()ed output.
  */
 int pgpk_text_canonicalize(const uint8_t *in, size_t len, bool strip_trailing,
 			   uint8_t **out, size_t *out_len);
@@ -303,9 +324,10 @@ const struct pgpk_pubkey *pgpk_keyring_find(const struct pgpk_keyring *ring,
 const struct pgpk_userid *pgpk_cert_primary_uid(const struct pgpk_cert *cert);
 
 /*
- * The key description the kernel builds (2022 patch set): primary user ID
- * without its "(comment)" (and the space before it), a space, the last 8
- * hex digits (uppercase) of the key ID.  Writes at most size octets,
+ * The key description the kernel builds (2022 patch set, patch 07): the
+ * primary user ID cut at its first '(' (the comment) with the spaces
+ * before it removed, at most 246 octets, a space, the last 8 hex digits
+ * of the key ID in lower case (the kernel's bin2hex).  Writes at most size octets,
  * NUL-terminated; returns the length it wanted (like snprintf).
  */
 size_t pgpk_key_description(const struct pgpk_cert *cert,
@@ -363,7 +385,7 @@ int pgpk_sig_canonical(const struct pgpk_sigset *set, size_t idx,
 /* ---- hashing and verification helpers (cert.c), used by verify ---- */
 
 /* OpenSSL digest name for an RFC 9580 9.5 hash id, or NULL. */
-const char *pgpk_hash_name(unsigned int hash_algo);
+const char *pgpk_md_name(unsigned int hash_algo);
 
 /*
  * Verify an RSA PKCS#1 v1.5 signature over an already computed digest

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Shared helpers of the parsing CLI commands: whole-file input, output. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "helper/commands.h"
+
+int pgpk_cli_read_file(const char *path, uint8_t **data, size_t *len)
+{
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
+	size_t cap = 65536, used = 0;
+	uint8_t *buf, *nb;
+	ssize_t n;
+	int ret;
+
+	if (fd < 0) {
+		ret = -errno;
+		fprintf(stderr, "pgpk-helper: %s: %s\n", path, strerror(errno));
+		return ret;
+	}
+	buf = malloc(cap);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto error_close;
+	}
+	for (;;) {
+		if (used == cap) {
+			if (cap >= PGPK_CLI_MAX_INPUT) {
+				fprintf(stderr, "pgpk-helper: %s: larger than %u octets\n",
+					path, PGPK_CLI_MAX_INPUT);
+				ret = -EFBIG;
+				goto error_free_buf;
+			}
+			nb = realloc(buf, cap * 2);
+			if (!nb) {
+				ret = -ENOMEM;
+				goto error_free_buf;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(fd, buf + used, cap - used);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = -errno;
+			fprintf(stderr, "pgpk-helper: %s: %s\n", path,
+				strerror(errno));
+			goto error_free_buf;
+		}
+		if (n == 0)
+			break;
+		used += (size_t)n;
+	}
+	if (fd)
+		close(fd);
+	*data = buf;
+	*len = used;
+	return 0;
+
+error_free_buf:
+	free(buf);
+error_close:
+	if (fd)
+		close(fd);
+	if (ret == -ENOMEM)
+		fprintf(stderr, "pgpk-helper: %s: out of memory\n", path);
+	return ret;
+}
+
+int pgpk_cli_write_stdout(const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = write(1, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "pgpk-helper: write: %s\n",
+				strerror(errno));
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}

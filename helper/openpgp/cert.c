@@ -1,0 +1,954 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Certificates (RFC 9580 10.1.1): key, user IDs, subkeys and their
+ * signatures; validity of self-signatures checked with OpenSSL, and from
+ * that which keys are valid, revoked, expired and usable for signing,
+ * following GnuPG's merge_selfsigs() so that listings agree with
+ * `gpg --show-keys`.
+ *
+ * Only what decides the answer is verified: per user ID and subkey the
+ * newest self-signature first (older ones only if it fails), every self-
+ * revocation, and the back-signature of signing subkeys.  Certificates are
+ * independent, so they are validated on several threads when asked.
+ *
+ * Signatures made by non-RSA keys (DSA, ECDSA, EdDSA, ...) are not
+ * verified: a well-formed one with the right algorithm counts as good.
+ * GnuPG verifies them and reaches the same answer for every certificate
+ * that is not forged; the kernel never accepts such keys anyway (ENOPKG).
+ */
+#include <ctype.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/param_build.h>
+#include <openssl/rsa.h>
+
+#include "helper/openpgp/internal.h"
+
+/* Larger public exponents make verification as slow as a private-key
+ * operation: refused for self-signature checks (hostile input). */
+#define PGPK_MAX_RSA_E_OCTETS	32
+#define PGPK_MAX_RSA_N_OCTETS	2048	/* 16384 bits, OpenSSL's limit */
+
+struct pgpk_ring_priv {
+	struct pgpk_userid *uids;
+	struct pgpk_pubkey *subkeys;
+	struct pgpk_signature *sigs;
+};
+
+const char *pgpk_md_name(unsigned int hash_algo)
+{
+	switch (hash_algo) {
+	case PGPK_HASH_MD5:		return "MD5";
+	case PGPK_HASH_SHA1:		return "SHA1";
+	case PGPK_HASH_RIPEMD160:	return "RIPEMD160";
+	case PGPK_HASH_SHA256:		return "SHA256";
+	case PGPK_HASH_SHA384:		return "SHA384";
+	case PGPK_HASH_SHA512:		return "SHA512";
+	case PGPK_HASH_SHA224:		return "SHA224";
+	case PGPK_HASH_SHA3_256:	return "SHA3-256";
+	case PGPK_HASH_SHA3_512:	return "SHA3-512";
+	default:			return NULL;
+	}
+}
+
+static EVP_PKEY *pgpk_rsa_pkey(const struct pgpk_mpi *n,
+			       const struct pgpk_mpi *e)
+{
+	OSSL_PARAM_BLD *bld = NULL;
+	OSSL_PARAM *params = NULL;
+	EVP_PKEY_CTX *pctx = NULL;
+	EVP_PKEY *pkey = NULL;
+	BIGNUM *bn_n = NULL, *bn_e = NULL;
+
+	if (!n->len || !e->len || n->len > PGPK_MAX_RSA_N_OCTETS ||
+	    e->len > PGPK_MAX_RSA_E_OCTETS)
+		return NULL;
+	bn_n = BN_bin2bn(n->data, (int)n->len, NULL);
+	bn_e = BN_bin2bn(e->data, (int)e->len, NULL);
+	bld = OSSL_PARAM_BLD_new();
+	if (!bn_n || !bn_e || !bld ||
+	    !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, bn_n) ||
+	    !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, bn_e))
+		goto out_free;
+	params = OSSL_PARAM_BLD_to_param(bld);
+	pctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
+	if (!params || !pctx || EVP_PKEY_fromdata_init(pctx) <= 0 ||
+	    EVP_PKEY_fromdata(pctx, &pkey, EVP_PKEY_PUBLIC_KEY, params) <= 0)
+		pkey = NULL;
+out_free:
+	EVP_PKEY_CTX_free(pctx);
+	OSSL_PARAM_free(params);
+	OSSL_PARAM_BLD_free(bld);
+	BN_free(bn_n);
+	BN_free(bn_e);
+	return pkey;
+}
+
+/* PKCS#1 v1.5 check of s against a digest; s is left-padded to |n|. */
+static int pgpk_rsa_verify_pkey(EVP_PKEY *pkey, size_t n_len,
+				unsigned int hash_algo, const uint8_t *digest,
+				size_t digest_len, const struct pgpk_mpi *s)
+{
+	const char *name = pgpk_md_name(hash_algo);
+	EVP_PKEY_CTX *ctx;
+	const EVP_MD *md;
+	uint8_t buf[PGPK_MAX_RSA_N_OCTETS];
+	int ret = -EKEYREJECTED;
+
+	if (!name || !(md = EVP_get_digestbyname(name)))
+		return -ENOPKG;
+	if (s->len > n_len || n_len > sizeof(buf))
+		return -EKEYREJECTED;
+	memset(buf, 0, n_len - s->len);
+	memcpy(buf + n_len - s->len, s->data, s->len);
+	ctx = EVP_PKEY_CTX_new(pkey, NULL);
+	if (!ctx)
+		return -ENOMEM;
+	if (EVP_PKEY_verify_init(ctx) > 0 &&
+	    EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_PADDING) > 0 &&
+	    EVP_PKEY_CTX_set_signature_md(ctx, md) > 0 &&
+	    EVP_PKEY_verify(ctx, buf, n_len, digest, digest_len) == 1)
+		ret = 0;
+	EVP_PKEY_CTX_free(ctx);
+	return ret;
+}
+
+int pgpk_rsa_verify_digest(const struct pgpk_mpi *n, const struct pgpk_mpi *e,
+			   unsigned int hash_algo, const uint8_t *digest,
+			   size_t digest_len, const struct pgpk_mpi *s)
+{
+	EVP_PKEY *pkey = pgpk_rsa_pkey(n, e);
+	int ret;
+
+	if (!pkey)
+		return -EKEYREJECTED;
+	ret = pgpk_rsa_verify_pkey(pkey, n->len, hash_algo, digest, digest_len,
+				   s);
+	EVP_PKEY_free(pkey);
+	return ret;
+}
+
+/* Per-thread verification state. */
+struct pgpk_vctx {
+	int64_t now;
+	bool no_verify;
+	EVP_MD_CTX *md;
+	const struct pgpk_pubkey *cached_key;	/* owner of cached_pkey */
+	EVP_PKEY *cached_pkey;
+	size_t verified;
+};
+
+static bool pgpk_sig_by(const struct pgpk_signature *sig,
+			const struct pgpk_pubkey *key)
+{
+	if (sig->issuer_fpr_len)
+		return sig->issuer_fpr_len == key->fpr_len &&
+		       !memcmp(sig->issuer_fpr, key->fpr, key->fpr_len);
+	return sig->has_issuer_keyid &&
+	       !memcmp(sig->issuer_keyid, key->keyid, PGPK_KEYID_LEN);
+}
+
+static bool pgpk_sig_expired(const struct pgpk_signature *sig, int64_t now)
+{
+	return sig->sig_expires &&
+	       (int64_t)sig->created + sig->sig_expires <= now;
+}
+
+/* RFC 9580 5.2.4: a user ID is hashed as 0xB4 (attribute 0xD1) and a
+ * four-octet length; a v3 signature hashes it without header. */
+static int pgpk_hash_uid(EVP_MD_CTX *md, const struct pgpk_signature *sig,
+			 const struct pgpk_userid *uid)
+{
+	uint8_t hdr[5];
+
+	if (sig->version != 3) {
+		hdr[0] = uid->attribute ? 0xD1 : 0xB4;
+		hdr[1] = (uint8_t)(uid->len >> 24);
+		hdr[2] = (uint8_t)(uid->len >> 16);
+		hdr[3] = (uint8_t)(uid->len >> 8);
+		hdr[4] = (uint8_t)uid->len;
+		if (!EVP_DigestUpdate(md, hdr, 5))
+			return -ENOMEM;
+	}
+	return EVP_DigestUpdate(md, uid->data, uid->len) ? 0 : -ENOMEM;
+}
+
+/*
+ * Does `sig`, made by `signer`, cover key k1 [, key k2] [, uid]?  The
+ * result is cached in sig->verified.
+ */
+static bool pgpk_check(struct pgpk_vctx *v, const struct pgpk_pubkey *signer,
+		       struct pgpk_signature *sig, const struct pgpk_pubkey *k1,
+		       const struct pgpk_pubkey *k2,
+		       const struct pgpk_userid *uid)
+{
+	uint8_t digest[EVP_MAX_MD_SIZE];
+	unsigned int dlen = 0;
+	const char *name;
+	const EVP_MD *type;
+	bool good = false;
+
+	if (sig->verified)
+		return sig->verified > 0;
+	if (sig->malformed || sig->unknown_critical || !sig->has_created)
+		goto done;
+	/* GnuPG: a signature older than its key is a time conflict. */
+	if (sig->created < signer->created)
+		goto done;
+	if (v->no_verify) {
+		good = true;
+		goto done;
+	}
+	if (!pgpk_pk_algo_is_rsa(signer->algo)) {
+		/* Not verified (see the top of this file). */
+		good = sig->pk_algo == signer->algo;
+		goto done;
+	}
+	if (!pgpk_pk_algo_is_rsa(sig->pk_algo) || signer->mpi_noncanonical)
+		goto done;
+	/* GnuPG refuses MD5 signatures by default. */
+	name = pgpk_md_name(sig->hash_algo);
+	if (!name || sig->hash_algo == PGPK_HASH_MD5)
+		goto done;
+	type = EVP_get_digestbyname(name);
+	if (!type || !EVP_DigestInit_ex(v->md, type, NULL) ||
+	    pgpk_hash_sig_prefix(v->md, sig) ||
+	    pgpk_hash_key_packet(v->md, k1) ||
+	    (k2 && pgpk_hash_key_packet(v->md, k2)) ||
+	    (uid && pgpk_hash_uid(v->md, sig, uid)) ||
+	    pgpk_hash_sig_trailer(v->md, sig) ||
+	    !EVP_DigestFinal_ex(v->md, digest, &dlen))
+		goto done;
+	/* RFC 9580 5.2.3: the left 16 bits must match before any RSA. */
+	if (((unsigned int)digest[0] << 8 | digest[1]) != sig->quick_check)
+		goto done;
+	if (v->cached_key != signer) {
+		EVP_PKEY_free(v->cached_pkey);
+		v->cached_pkey = pgpk_rsa_pkey(&signer->rsa_n, &signer->rsa_e);
+		v->cached_key = signer;
+	}
+	if (!v->cached_pkey)
+		goto done;
+	v->verified++;
+	good = !pgpk_rsa_verify_pkey(v->cached_pkey, signer->rsa_n.len,
+				     sig->hash_algo, digest, dlen,
+				     &sig->rsa_s);
+done:
+	sig->verified = good ? 1 : -1;
+	return good;
+}
+
+/* Candidate ordering: newest first; on equal times the later packet wins
+ * (GnuPG keeps the last signature with timestamp >= the best so far). */
+static int pgpk_cand_cmp(const void *a, const void *b)
+{
+	const struct pgpk_signature *x = *(const struct pgpk_signature *const *)a;
+	const struct pgpk_signature *y = *(const struct pgpk_signature *const *)b;
+
+	if (x->created != y->created)
+		return x->created > y->created ? -1 : 1;
+	return x > y ? -1 : (x < y ? 1 : 0);
+}
+
+typedef bool (*pgpk_sig_filter)(const struct pgpk_signature *sig,
+				const struct pgpk_pubkey *primary,
+				int64_t now);
+
+static bool pgpk_is_uid_selfsig(const struct pgpk_signature *sig,
+				const struct pgpk_pubkey *primary, int64_t now)
+{
+	return ((sig->type >= PGPK_SIG_CERT_GENERIC &&
+		 sig->type <= PGPK_SIG_CERT_POSITIVE) ||
+		sig->type == PGPK_SIG_CERT_REVOCATION) &&
+	       pgpk_sig_by(sig, primary);
+}
+
+static bool pgpk_is_direct(const struct pgpk_signature *sig,
+			   const struct pgpk_pubkey *primary, int64_t now)
+{
+	return sig->type == PGPK_SIG_DIRECT_KEY && pgpk_sig_by(sig, primary) &&
+	       !pgpk_sig_expired(sig, now);
+}
+
+static bool pgpk_is_binding(const struct pgpk_signature *sig,
+			    const struct pgpk_pubkey *primary, int64_t now)
+{
+	return sig->type == PGPK_SIG_SUBKEY_BINDING &&
+	       pgpk_sig_by(sig, primary) && !pgpk_sig_expired(sig, now);
+}
+
+/*
+ * The newest signature among sigs[] passing `filter` that verifies, or
+ * NULL.  Older candidates are only verified if newer ones fail.
+ */
+static struct pgpk_signature *
+pgpk_newest_good(struct pgpk_vctx *v, struct pgpk_signature *sigs,
+		 size_t nsigs, pgpk_sig_filter filter,
+		 const struct pgpk_pubkey *primary,
+		 const struct pgpk_pubkey *subkey,
+		 const struct pgpk_userid *uid)
+{
+	struct pgpk_signature *stack_cands[16], **cands = stack_cands, *best;
+	size_t i, n = 0;
+
+	for (i = 0; i < nsigs; i++)
+		if (filter(&sigs[i], primary, v->now))
+			n++;
+	if (!n)
+		return NULL;
+	if (n > sizeof(stack_cands) / sizeof(stack_cands[0])) {
+		cands = pgpk_calloc_array(n, sizeof(*cands));
+		if (!cands)
+			return NULL;
+	}
+	n = 0;
+	for (i = 0; i < nsigs; i++)
+		if (filter(&sigs[i], primary, v->now))
+			cands[n++] = &sigs[i];
+	qsort(cands, n, sizeof(*cands), pgpk_cand_cmp);
+	best = NULL;
+	for (i = 0; i < n && !best; i++)
+		if (pgpk_check(v, primary, cands[i], primary, subkey, uid))
+			best = cands[i];
+	if (cands != stack_cands)
+		free(cands);
+	return best;
+}
+
+/* GnuPG's openpgp_pk_algo_usage() as key flags. */
+static uint8_t pgpk_algo_usage(unsigned int algo)
+{
+	switch (algo) {
+	case PGPK_PK_RSA:
+		return PGPK_KF_CERTIFY | PGPK_KF_SIGN | PGPK_KF_ENCRYPT_COMMS |
+		       PGPK_KF_ENCRYPT_STORAGE | PGPK_KF_AUTH;
+	case PGPK_PK_RSA_S:
+		return PGPK_KF_CERTIFY | PGPK_KF_SIGN;
+	case PGPK_PK_RSA_E:
+	case PGPK_PK_ELGAMAL_E:
+	case PGPK_PK_ECDH:
+	case PGPK_PK_X25519:
+	case PGPK_PK_X448:
+		return PGPK_KF_ENCRYPT_COMMS | PGPK_KF_ENCRYPT_STORAGE;
+	case PGPK_PK_DSA:
+	case PGPK_PK_ECDSA:
+	case PGPK_PK_EDDSA_LEGACY:
+	case PGPK_PK_ED25519:
+	case PGPK_PK_ED448:
+		return PGPK_KF_CERTIFY | PGPK_KF_SIGN | PGPK_KF_AUTH;
+	default:
+		return 0;	/* ElGamal sign+encrypt (20): unusable */
+	}
+}
+
+static uint8_t pgpk_usage_from(bool has_flags, uint8_t flags,
+			       unsigned int algo)
+{
+	uint8_t mask = pgpk_algo_usage(algo);
+
+	if (!has_flags)
+		return mask & (uint8_t)~PGPK_KF_CERTIFY;
+	return flags & mask;
+}
+
+/* RFC 9580 5.2.3.34: the 0x19 back-signature embedded in a binding. */
+static bool pgpk_check_backsig(struct pgpk_vctx *v, struct pgpk_cert *cert,
+			       struct pgpk_pubkey *sub,
+			       const struct pgpk_signature *binding)
+{
+	struct pgpk_signature back;
+
+	if (!binding->embedded ||
+	    pgpk_signature_parse(binding->embedded, binding->embedded_len,
+				 binding->embedded_offset, &back, NULL))
+		return false;
+	if (back.type != PGPK_SIG_PRIMARY_BINDING)
+		return false;
+	return pgpk_check(v, sub, &back, &cert->primary, sub, NULL);
+}
+
+static void pgpk_validate_subkey(struct pgpk_vctx *v, struct pgpk_cert *cert,
+				 struct pgpk_pubkey *sub)
+{
+	struct pgpk_pubkey *pri = &cert->primary;
+	struct pgpk_signature *b;
+	size_t i;
+
+	for (i = 0; i < sub->nsigs && !sub->revoked; i++) {
+		struct pgpk_signature *s = &sub->sigs[i];
+
+		/* GnuPG: a valid subkey revocation wins whatever its date. */
+		if (s->type == PGPK_SIG_SUBKEY_REVOCATION &&
+		    pgpk_sig_by(s, pri) && pgpk_check(v, pri, s, pri, sub, NULL))
+			sub->revoked = true;
+	}
+	b = pgpk_newest_good(v, sub->sigs, sub->nsigs, pgpk_is_binding, pri,
+			     sub, NULL);
+	if (!b)
+		return;
+	sub->binding = b;
+	sub->valid = true;
+	sub->has_key_flags = b->has_key_flags;
+	sub->key_flags = b->key_flags;
+	sub->usage = pgpk_usage_from(b->has_key_flags, b->key_flags,
+				     sub->algo);
+	if (b->has_key_expires && b->key_expires)
+		sub->expires = (int64_t)sub->created + b->key_expires;
+	if (sub->usage & PGPK_KF_SIGN)
+		sub->backsig = pgpk_check_backsig(v, cert, sub, b);
+}
+
+static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert)
+{
+	struct pgpk_pubkey *pri = &cert->primary;
+	struct pgpk_signature *dk;
+	const struct pgpk_signature *flags_sig = NULL, *exp_sig = NULL;
+	long best_primary = -1, best_other = -1, first_good = -1;
+	uint32_t best_primary_t = 0, best_other_t = 0;
+	size_t i;
+
+	/* Direct-key self-signature (0x1F): the newest one counts. */
+	dk = pgpk_newest_good(v, pri->sigs, pri->nsigs, pgpk_is_direct, pri,
+			      NULL, NULL);
+	if (dk)
+		pri->valid = true;
+	/* Key revocations (0x20) by the key itself.  Designated revokers
+	 * (RFC 9580 5.2.3.23) are not followed. */
+	for (i = 0; i < pri->nsigs && !pri->revoked; i++) {
+		struct pgpk_signature *s = &pri->sigs[i];
+
+		if (s->type == PGPK_SIG_KEY_REVOCATION && pgpk_sig_by(s, pri) &&
+		    pgpk_check(v, pri, s, pri, NULL, NULL))
+			pri->revoked = true;
+	}
+	/* User IDs: the newest good self-signature, certification or
+	 * revocation, decides (GnuPG allows re-certifying after a 0x30). */
+	for (i = 0; i < cert->nuids; i++) {
+		struct pgpk_userid *uid = &cert->uids[i];
+		struct pgpk_signature *s;
+
+		if (uid->attribute)
+			continue;
+		s = pgpk_newest_good(v, uid->sigs, uid->nsigs,
+				     pgpk_is_uid_selfsig, pri, NULL, uid);
+		if (!s)
+			continue;
+		pri->valid = true;
+		if (first_good < 0)
+			first_good = (long)i;
+		if (s->type == PGPK_SIG_CERT_REVOCATION) {
+			uid->revoked = true;
+			continue;
+		}
+		uid->selfsig = s;
+		if (pgpk_sig_expired(s, v->now))
+			continue;
+		uid->valid = true;
+		/* Latest user ID with key flags / expiry (GnuPG). */
+		if (s->has_key_flags &&
+		    (!flags_sig || s->created > flags_sig->created))
+			flags_sig = s;
+		if (s->has_key_expires && s->key_expires &&
+		    (!exp_sig || s->created > exp_sig->created))
+			exp_sig = s;
+		if (s->primary_uid) {
+			if (best_primary < 0 || s->created >= best_primary_t) {
+				best_primary = (long)i;
+				best_primary_t = s->created;
+			}
+		} else if (best_other < 0 || s->created >= best_other_t) {
+			best_other = (long)i;
+			best_other_t = s->created;
+		}
+	}
+	cert->primary_uid = best_primary >= 0 ? best_primary :
+			    best_other >= 0 ? best_other : first_good;
+	if (cert->primary_uid < 0)
+		for (i = 0; i < cert->nuids; i++)
+			if (!cert->uids[i].attribute) {
+				cert->primary_uid = (long)i;
+				break;
+			}
+	/* Flags and expiry: the direct-key signature takes precedence. */
+	if (dk && dk->has_key_flags)
+		flags_sig = dk;
+	if (dk && dk->has_key_expires && dk->key_expires)
+		exp_sig = dk;
+	if (flags_sig) {
+		pri->has_key_flags = true;
+		pri->key_flags = flags_sig->key_flags;
+	}
+	pri->usage = pgpk_usage_from(pri->has_key_flags, pri->key_flags,
+				     pri->algo) | PGPK_KF_CERTIFY;
+	if (exp_sig)
+		pri->expires = (int64_t)pri->created + exp_sig->key_expires;
+	pri->expired = pri->expires && pri->expires <= v->now;
+	if (cert->primary_uid >= 0 && cert->uids[cert->primary_uid].selfsig)
+		pri->binding = cert->uids[cert->primary_uid].selfsig;
+	else
+		pri->binding = dk;
+	pri->can_sign = pri->valid && (pri->usage & PGPK_KF_SIGN) &&
+			!pri->revoked && !pri->expired;
+
+	for (i = 0; i < cert->nsubkeys; i++) {
+		struct pgpk_pubkey *sub = &cert->subkeys[i];
+
+		pgpk_validate_subkey(v, cert, sub);
+		/* GnuPG: the primary's state carries over to subkeys. */
+		if (!pri->valid)
+			sub->valid = false;
+		if (pri->revoked)
+			sub->revoked = true;
+		sub->expired = (sub->expires && sub->expires <= v->now) ||
+			       pri->expired;
+		sub->can_sign = sub->valid && (sub->usage & PGPK_KF_SIGN) &&
+				sub->backsig && !sub->revoked && !sub->expired;
+	}
+}
+
+struct pgpk_worker {
+	pthread_t thread;
+	struct pgpk_keyring *ring;
+	const struct pgpk_parse_opts *opts;
+	size_t first;
+	size_t stride;
+	size_t verified;
+	int ret;
+};
+
+static void *pgpk_worker_run(void *arg)
+{
+	struct pgpk_worker *w = arg;
+	struct pgpk_vctx v = {
+		.now = w->opts->now,
+		.no_verify = w->opts->no_verify,
+	};
+	size_t i;
+
+	v.md = EVP_MD_CTX_new();
+	if (!v.md) {
+		w->ret = -ENOMEM;
+		return NULL;
+	}
+	for (i = w->first; i < w->ring->ncerts; i += w->stride)
+		pgpk_validate_cert(&v, &w->ring->certs[i]);
+	EVP_PKEY_free(v.cached_pkey);
+	EVP_MD_CTX_free(v.md);
+	w->verified = v.verified;
+	return NULL;
+}
+
+static int pgpk_validate_all(struct pgpk_keyring *ring,
+			     const struct pgpk_parse_opts *opts)
+{
+	struct pgpk_worker workers[8];
+	size_t nthreads = opts->threads, i, started;
+	int ret = 0;
+
+	if (nthreads < 1)
+		nthreads = 1;
+	if (nthreads > sizeof(workers) / sizeof(workers[0]))
+		nthreads = sizeof(workers) / sizeof(workers[0]);
+	if (nthreads > ring->ncerts)
+		nthreads = ring->ncerts ? ring->ncerts : 1;
+	for (i = 0; i < nthreads; i++)
+		workers[i] = (struct pgpk_worker){ .ring = ring, .opts = opts,
+						   .first = i,
+						   .stride = nthreads };
+	if (nthreads == 1) {
+		pgpk_worker_run(&workers[0]);
+		ring->nsigs_verified = workers[0].verified;
+		return workers[0].ret;
+	}
+	/* Worker 0 runs here; the others on their own threads.  If a
+	 * thread cannot be created, its share runs here too. */
+	for (started = 1; started < nthreads; started++)
+		if (pthread_create(&workers[started].thread, NULL,
+				   pgpk_worker_run, &workers[started]))
+			break;
+	for (i = started; i < nthreads; i++)
+		pgpk_worker_run(&workers[i]);
+	pgpk_worker_run(&workers[0]);
+	for (i = 1; i < started; i++)
+		pthread_join(workers[i].thread, NULL);
+	for (i = 0; i < nthreads; i++) {
+		ring->nsigs_verified += workers[i].verified;
+		if (workers[i].ret)
+			ret = workers[i].ret;
+	}
+	return ret;
+}
+
+/* Which packets may appear in a transferable public key (RFC 9580
+ * 10.1.1); trust, marker and padding packets are skipped. */
+static bool pgpk_tag_ignored(unsigned int tag)
+{
+	return tag == PGPK_TAG_TRUST || tag == PGPK_TAG_MARKER ||
+	       tag == PGPK_TAG_PADDING;
+}
+
+static int pgpk_frame_all(const struct pgpk_input *input,
+			  struct pgpk_packet **out, size_t *count,
+			  struct pgpk_error *err)
+{
+	struct pgpk_cursor c;
+	struct pgpk_packet *pkts = NULL, *np, pkt;
+	size_t n = 0, cap = 0;
+	int ret;
+
+	pgpk_cursor_init(&c, input->packets, input->packets_len, 0);
+	while (pgpk_cursor_left(&c)) {
+		ret = pgpk_packet_next(&c, &pkt, err);
+		if (ret)
+			goto error_free_pkts;
+		if (pgpk_tag_ignored(pkt.tag))
+			continue;
+		switch (pkt.tag) {
+		case PGPK_TAG_PUBLIC_KEY:
+		case PGPK_TAG_PUBLIC_SUBKEY:
+		case PGPK_TAG_USER_ID:
+		case PGPK_TAG_USER_ATTRIBUTE:
+		case PGPK_TAG_SIGNATURE:
+			break;
+		case PGPK_TAG_SECRET_KEY:
+		case PGPK_TAG_SECRET_SUBKEY:
+			ret = pgpk_fail(err, -EBADMSG, pkt.hdr_offset,
+					"%s packet at offset %zu: only public keys are accepted",
+					pgpk_tag_name(pkt.tag), pkt.hdr_offset);
+			pgpk_packet_release(&pkt);
+			goto error_free_pkts;
+		default:
+			ret = pgpk_fail(err, -EBADMSG, pkt.hdr_offset,
+					"unexpected %s packet (tag %u) in a key at offset %zu",
+					pgpk_tag_name(pkt.tag), pkt.tag,
+					pkt.hdr_offset);
+			pgpk_packet_release(&pkt);
+			goto error_free_pkts;
+		}
+		if (n == 0 && pkt.tag != PGPK_TAG_PUBLIC_KEY) {
+			ret = pgpk_fail(err, -EBADMSG, pkt.hdr_offset,
+					"a key must start with a public key packet, found %s at offset %zu",
+					pgpk_tag_name(pkt.tag), pkt.hdr_offset);
+			goto error_free_pkts;
+		}
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 256;
+
+			if (ncap > PGPK_MAX_PACKETS) {
+				ret = pgpk_fail(err, -ENOMEM, pkt.hdr_offset,
+						"too many packets");
+				goto error_free_pkts;
+			}
+			np = realloc(pkts, ncap * sizeof(*pkts));
+			if (!np) {
+				ret = pgpk_fail(err, -ENOMEM, pkt.hdr_offset,
+						"out of memory");
+				goto error_free_pkts;
+			}
+			pkts = np;
+			cap = ncap;
+		}
+		pkts[n++] = pkt;
+	}
+	if (!n) {
+		ret = pgpk_fail(err, -ENOKEY, 0, "no key in the input");
+		goto error_free_pkts;
+	}
+	*out = pkts;
+	*count = n;
+	return 0;
+
+error_free_pkts:
+	free(pkts);
+	return ret;
+}
+
+void pgpk_keyring_free(struct pgpk_keyring *ring)
+{
+	struct pgpk_ring_priv *priv;
+
+	if (!ring)
+		return;
+	priv = ring->arena;
+	if (priv) {
+		free(priv->uids);
+		free(priv->subkeys);
+		free(priv->sigs);
+		free(priv);
+	}
+	free(ring->certs);
+	pgpk_input_release(&ring->input);
+	free(ring);
+}
+
+/* Build the certificates from the framed packets. */
+static int pgpk_build(struct pgpk_keyring *ring, const struct pgpk_packet *pkts,
+		      size_t n, struct pgpk_error *err)
+{
+	struct pgpk_ring_priv *priv = ring->arena;
+	size_t ncert = 0, nuid = 0, nsub = 0, nsig = 0, i;
+	struct pgpk_cert *cert = NULL;
+	struct pgpk_signature **comp_sigs = NULL;
+	size_t *comp_nsigs = NULL;
+	struct pgpk_error first_skip = { 0 };
+	bool skipping = false;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		switch (pkts[i].tag) {
+		case PGPK_TAG_PUBLIC_KEY:	ncert++; break;
+		case PGPK_TAG_PUBLIC_SUBKEY:	nsub++; break;
+		case PGPK_TAG_SIGNATURE:	nsig++; break;
+		default:			nuid++; break;
+		}
+	}
+	ring->certs = pgpk_calloc_array(ncert, sizeof(*ring->certs));
+	priv->uids = pgpk_calloc_array(nuid, sizeof(*priv->uids));
+	priv->subkeys = pgpk_calloc_array(nsub, sizeof(*priv->subkeys));
+	priv->sigs = pgpk_calloc_array(nsig, sizeof(*priv->sigs));
+	if (!ring->certs || !priv->uids || !priv->subkeys || !priv->sigs)
+		return pgpk_fail(err, -ENOMEM, 0,
+				 "out of memory for %zu packets", n);
+	nuid = nsub = nsig = 0;
+	for (i = 0; i < n; i++) {
+		const struct pgpk_packet *p = &pkts[i];
+		struct pgpk_signature *sig;
+
+		if (p->tag == PGPK_TAG_PUBLIC_KEY) {
+			struct pgpk_error kerr;
+
+			cert = &ring->certs[ring->ncerts];
+			memset(cert, 0, sizeof(*cert));
+			cert->primary_uid = -1;
+			ret = pgpk_pubkey_parse(p->body, p->len, p->offset,
+						false, &cert->primary, &kerr);
+			if (ret == -ENOPKG) {
+				/* Unsupported key version (v3, v5): the
+				 * whole certificate is skipped, as GnuPG
+				 * does; an error only if nothing else. */
+				if (!first_skip.code)
+					first_skip = kerr;
+				skipping = true;
+				continue;
+			}
+			if (ret) {
+				if (err)
+					*err = kerr;
+				return ret;
+			}
+			skipping = false;
+			ring->ncerts++;
+			cert->uids = &priv->uids[nuid];
+			cert->subkeys = &priv->subkeys[nsub];
+			comp_sigs = &cert->primary.sigs;
+			comp_nsigs = &cert->primary.nsigs;
+			continue;
+		}
+		if (skipping)
+			continue;
+		switch (p->tag) {
+		case PGPK_TAG_USER_ID:
+		case PGPK_TAG_USER_ATTRIBUTE: {
+			struct pgpk_userid *uid = &priv->uids[nuid++];
+
+			uid->offset = p->offset;
+			uid->data = p->body;
+			uid->len = p->len;
+			uid->attribute = p->tag == PGPK_TAG_USER_ATTRIBUTE;
+			cert->nuids++;
+			comp_sigs = &uid->sigs;
+			comp_nsigs = &uid->nsigs;
+			break;
+		}
+		case PGPK_TAG_PUBLIC_SUBKEY: {
+			struct pgpk_pubkey *sub = &priv->subkeys[nsub];
+
+			ret = pgpk_pubkey_parse(p->body, p->len, p->offset,
+						true, sub, err);
+			if (ret == -ENOPKG) {
+				/* Unknown subkey version: ignored with its
+				 * signatures. */
+				comp_sigs = NULL;
+				comp_nsigs = NULL;
+				break;
+			}
+			if (ret)
+				return ret;
+			nsub++;
+			cert->nsubkeys++;
+			comp_sigs = &sub->sigs;
+			comp_nsigs = &sub->nsigs;
+			break;
+		}
+		case PGPK_TAG_SIGNATURE:
+			if (!comp_sigs)
+				break;
+			sig = &priv->sigs[nsig++];
+			ret = pgpk_signature_parse(p->body, p->len, p->offset,
+						   sig, NULL);
+			if (ret) {
+				/* Kept but ignored (see openpgp.h). */
+				sig->malformed = true;
+			}
+			if (!*comp_nsigs)
+				*comp_sigs = sig;
+			(*comp_nsigs)++;
+			break;
+		default:
+			break;
+		}
+	}
+	if (!ring->ncerts) {
+		if (first_skip.code) {
+			if (err)
+				*err = first_skip;
+			return first_skip.code;
+		}
+		return pgpk_fail(err, -ENOKEY, 0, "no key in the input");
+	}
+	return 0;
+}
+
+int pgpk_keyring_parse(const uint8_t *in, size_t len,
+		       const struct pgpk_parse_opts *opts,
+		       struct pgpk_keyring **out, struct pgpk_error *err)
+{
+	struct pgpk_keyring *ring;
+	struct pgpk_packet *pkts = NULL;
+	size_t n = 0;
+	int ret;
+
+	*out = NULL;
+	ring = calloc(1, sizeof(*ring));
+	if (!ring)
+		return pgpk_fail(err, -ENOMEM, 0, "out of memory");
+	ring->arena = calloc(1, sizeof(struct pgpk_ring_priv));
+	if (!ring->arena) {
+		ret = pgpk_fail(err, -ENOMEM, 0, "out of memory");
+		goto error_free_ring;
+	}
+	ret = pgpk_input_decode(in, len, &ring->input, err);
+	if (ret)
+		goto error_free_ring;
+	if (ring->input.kind == PGPK_INPUT_CLEARTEXT) {
+		ret = pgpk_fail(err, -EBADMSG, 0,
+				"a cleartext-signed message is not a key");
+		goto error_free_ring;
+	}
+	ret = pgpk_frame_all(&ring->input, &pkts, &n, err);
+	if (ret)
+		goto error_free_ring;
+	ret = pgpk_build(ring, pkts, n, err);
+	free(pkts);
+	if (ret)
+		goto error_free_ring;
+	ret = pgpk_validate_all(ring, opts);
+	if (ret) {
+		pgpk_fail(err, ret, 0, "validation failed: out of memory");
+		goto error_free_ring;
+	}
+	*out = ring;
+	return 0;
+
+error_free_ring:
+	pgpk_keyring_free(ring);
+	return ret;
+}
+
+static int pgpk_hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)tolower((unsigned char)c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+static bool pgpk_key_matches(const struct pgpk_pubkey *key,
+			     const uint8_t *want, size_t n)
+{
+	if (n == key->fpr_len)
+		return !memcmp(key->fpr, want, n);
+	if (n == PGPK_KEYID_LEN)
+		return !memcmp(key->keyid, want, n);
+	if (n == 4)
+		return !memcmp(key->keyid + 4, want, n);
+	return false;
+}
+
+const struct pgpk_pubkey *pgpk_keyring_find(const struct pgpk_keyring *ring,
+					    const char *select,
+					    const struct pgpk_cert **cert)
+{
+	uint8_t want[PGPK_FPR_MAX];
+	size_t len, n, i, j;
+
+	if (!strncmp(select, "0x", 2) || !strncmp(select, "0X", 2))
+		select += 2;
+	len = strlen(select);
+	if (len % 2 || len / 2 > sizeof(want) ||
+	    (len != 8 && len != 16 && len != 40 && len != 64))
+		return NULL;
+	n = len / 2;
+	for (i = 0; i < n; i++) {
+		int hi = pgpk_hex_value(select[2 * i]);
+		int lo = pgpk_hex_value(select[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return NULL;
+		want[i] = (uint8_t)(hi << 4 | lo);
+	}
+	for (i = 0; i < ring->ncerts; i++) {
+		const struct pgpk_cert *c = &ring->certs[i];
+
+		if (pgpk_key_matches(&c->primary, want, n)) {
+			*cert = c;
+			return &c->primary;
+		}
+		for (j = 0; j < c->nsubkeys; j++)
+			if (pgpk_key_matches(&c->subkeys[j], want, n)) {
+				*cert = c;
+				return &c->subkeys[j];
+			}
+	}
+	return NULL;
+}
+
+const struct pgpk_userid *pgpk_cert_primary_uid(const struct pgpk_cert *cert)
+{
+	if (cert->primary_uid < 0 || (size_t)cert->primary_uid >= cert->nuids)
+		return NULL;
+	return &cert->uids[cert->primary_uid];
+}
+
+size_t pgpk_key_description(const struct pgpk_cert *cert,
+			    const struct pgpk_pubkey *key, char *buf,
+			    size_t size)
+{
+	const struct pgpk_userid *uid = pgpk_cert_primary_uid(cert);
+	const uint8_t *p;
+	size_t ulen = 0;
+
+	if (uid) {
+		ulen = uid->len;
+		/* Patch 07: cut at the first '(' and the spaces before. */
+		p = memchr(uid->data, '(', ulen);
+		if (p) {
+			ulen = (size_t)(p - uid->data);
+			while (ulen && uid->data[ulen - 1] == ' ')
+				ulen--;
+		}
+		if (ulen > 255 - 9)
+			ulen = 255 - 9;
+	}
+	return (size_t)snprintf(buf, size, "%.*s %02x%02x%02x%02x", (int)ulen,
+				uid ? (const char *)uid->data : "",
+				key->keyid[4], key->keyid[5], key->keyid[6],
+				key->keyid[7]);
+}

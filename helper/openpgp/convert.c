@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * OpenPGP -> canonical blobs (proto/pgpk.proto), encoded with protobuf-c,
+ * and pgpk_convert(), the entry point of helper/pgpk_convert.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helper/openpgp/internal.h"
+#include "kernel/pgpk_canon.h"
+#include "proto/pgpk.pb-c.h"
+
+static int pgpk_check_u32(size_t v, const char *what, size_t at,
+			  struct pgpk_error *err)
+{
+	if (v > UINT32_MAX)
+		return pgpk_fail(err, -EBADMSG, at,
+				 "%s %zu does not fit the canonical form", what,
+				 v);
+	return 0;
+}
+
+/* KeyMaterial (RSA only).  The MPIs must be canonical so that the
+ * kernel's rebuilt packet is octet for octet the one submitted. */
+static int pgpk_material(const struct pgpk_pubkey *key, Pgpk__KeyMaterial *m,
+			 struct pgpk_error *err)
+{
+	char fpr[2 * PGPK_FPR_MAX + 1];
+	size_t i;
+
+	for (i = 0; i < key->fpr_len; i++)
+		snprintf(fpr + 2 * i, 3, "%02X", key->fpr[i]);
+	if (!pgpk_pk_algo_is_rsa(key->algo))
+		return pgpk_fail(err, -ENOPKG, key->offset,
+				 "unsupported algorithm %u (%s) of key %s at offset %zu: only RSA converts",
+				 key->algo, key->algo_name, fpr, key->offset);
+	if (key->mpi_noncanonical)
+		return pgpk_fail(err, -EBADMSG, key->offset,
+				 "key %s at offset %zu: MPI bit count does not match its value",
+				 fpr, key->offset);
+	if (!key->rsa_n.len || !key->rsa_e.len)
+		return pgpk_fail(err, -EBADMSG, key->offset,
+				 "key %s at offset %zu: zero RSA parameter",
+				 fpr, key->offset);
+	if (key->rsa_n.len > PGPK_MAX_MPI || key->rsa_e.len > PGPK_MAX_MPI)
+		return pgpk_fail(err, -ENOPKG, key->offset,
+				 "key %s at offset %zu: RSA key of %u bits exceeds %d",
+				 fpr, key->offset, key->bits, PGPK_MAX_MPI * 8);
+	m->version = key->version;
+	m->created = key->created;
+	m->algorithm = key->algo;
+	m->rsa_n.data = (uint8_t *)(uintptr_t)key->rsa_n.data;
+	m->rsa_n.len = key->rsa_n.len;
+	m->rsa_e.data = (uint8_t *)(uintptr_t)key->rsa_e.data;
+	m->rsa_e.len = key->rsa_e.len;
+	return 0;
+}
+
+/* Signature message (RSA only). */
+static int pgpk_sig_msg(const struct pgpk_signature *sig, Pgpk__Signature *s,
+			struct pgpk_error *err)
+{
+	if (!pgpk_pk_algo_is_rsa(sig->pk_algo))
+		return pgpk_fail(err, -ENOPKG, sig->offset,
+				 "unsupported signature algorithm %u (%s) at offset %zu: only RSA converts",
+				 sig->pk_algo, pgpk_pk_algo_name(sig->pk_algo),
+				 sig->offset);
+	if (sig->malformed || !sig->has_created)
+		return pgpk_fail(err, -EBADMSG, sig->offset,
+				 "signature at offset %zu is malformed (bad subpacket or no creation time)",
+				 sig->offset);
+	if (sig->unknown_critical)
+		return pgpk_fail(err, -EBADMSG, sig->offset,
+				 "signature at offset %zu has an unknown critical subpacket (RFC 9580 5.2.3.7)",
+				 sig->offset);
+	if (!sig->rsa_s.len || sig->rsa_s.len > PGPK_MAX_MPI)
+		return pgpk_fail(err, -EBADMSG, sig->offset,
+				 "signature at offset %zu: RSA value of %zu octets",
+				 sig->offset, sig->rsa_s.len);
+	s->version = sig->version;
+	s->type = sig->type;
+	s->pubkey_algorithm = sig->pk_algo;
+	s->hash_algorithm = sig->hash_algo;
+	s->created = sig->created;
+	if (sig->sig_expires) {
+		s->has_expires = 1;
+		s->expires = (uint64_t)sig->created + sig->sig_expires;
+	}
+	if (sig->version != 3) {
+		if (sig->hashed_len > PGPK_MAX_HASHED_AREA)
+			return pgpk_fail(err, -EBADMSG, sig->offset,
+					 "signature at offset %zu: hashed area of %zu octets",
+					 sig->offset, sig->hashed_len);
+		s->has_hashed_area = 1;
+		s->hashed_area.data = (uint8_t *)(uintptr_t)sig->hashed;
+		s->hashed_area.len = sig->hashed_len;
+	}
+	if (sig->version == 6) {
+		s->has_salt = 1;
+		s->salt.data = (uint8_t *)(uintptr_t)sig->salt;
+		s->salt.len = sig->salt_len;
+	}
+	s->quick_check = sig->quick_check;
+	s->rsa_s.data = (uint8_t *)(uintptr_t)sig->rsa_s.data;
+	s->rsa_s.len = sig->rsa_s.len;
+	if (sig->has_issuer_keyid) {
+		s->has_issuer_key_id = 1;
+		s->issuer_key_id.data = (uint8_t *)(uintptr_t)sig->issuer_keyid;
+		s->issuer_key_id.len = PGPK_KEYID_LEN;
+	}
+	if (sig->issuer_fpr_len) {
+		s->has_issuer_fingerprint = 1;
+		s->issuer_fingerprint.data =
+			(uint8_t *)(uintptr_t)sig->issuer_fpr;
+		s->issuer_fingerprint.len = sig->issuer_fpr_len;
+	}
+	return 0;
+}
+
+/* Magic + packed Canonical, malloc()ed. */
+static int pgpk_pack(const Pgpk__Canonical *c, uint8_t **blob,
+		     size_t *blob_len, struct pgpk_error *err)
+{
+	size_t n = pgpk__canonical__get_packed_size(c);
+	uint8_t *buf;
+
+	if (PGPK_MAGIC_LEN + n > PGPK_MAX_BLOB)
+		return pgpk_fail(err, -EBADMSG, 0,
+				 "canonical blob of %zu octets exceeds %d",
+				 PGPK_MAGIC_LEN + n, PGPK_MAX_BLOB);
+	buf = malloc(PGPK_MAGIC_LEN + n);
+	if (!buf)
+		return pgpk_fail(err, -ENOMEM, 0, "out of memory");
+	memcpy(buf, PGPK_MAGIC, PGPK_MAGIC_LEN);
+	pgpk__canonical__pack(c, buf + PGPK_MAGIC_LEN);
+	*blob = buf;
+	*blob_len = PGPK_MAGIC_LEN + n;
+	return 0;
+}
+
+static bool pgpk_is_cert_type(unsigned int type)
+{
+	return type >= PGPK_SIG_CERT_GENERIC && type <= PGPK_SIG_CERT_POSITIVE;
+}
+
+/*
+ * Key.certification of a primary key: the newest well-formed RSA third-
+ * party certification of the user ID (its issuer is not this key), else
+ * the user ID's self-certification.  Third-party signatures cannot be
+ * verified here (no issuer key); the kernel checks them against its
+ * restricting keyring.
+ */
+static const struct pgpk_signature *
+pgpk_pick_certification(const struct pgpk_pubkey *key,
+			const struct pgpk_userid *uid)
+{
+	const struct pgpk_signature *best = NULL;
+	size_t i;
+
+	for (i = 0; i < uid->nsigs; i++) {
+		const struct pgpk_signature *s = &uid->sigs[i];
+		bool self;
+
+		if (!pgpk_is_cert_type(s->type) || s->malformed ||
+		    s->unknown_critical || !s->has_created ||
+		    !pgpk_pk_algo_is_rsa(s->pk_algo))
+			continue;
+		if (!s->has_issuer_keyid && !s->issuer_fpr_len)
+			continue;
+		self = s->issuer_fpr_len ?
+		       (s->issuer_fpr_len == key->fpr_len &&
+			!memcmp(s->issuer_fpr, key->fpr, key->fpr_len)) :
+		       !memcmp(s->issuer_keyid, key->keyid, PGPK_KEYID_LEN);
+		if (self)
+			continue;
+		if (!best || s->created >= best->created)
+			best = s;
+	}
+	return best ? best : uid->selfsig;
+}
+
+int pgpk_key_canonical(const struct pgpk_keyring *ring,
+		       const struct pgpk_cert *cert,
+		       const struct pgpk_pubkey *key, unsigned int flags,
+		       uint8_t **blob, size_t *blob_len,
+		       struct pgpk_error *err)
+{
+	Pgpk__Canonical c = PGPK__CANONICAL__INIT;
+	Pgpk__Key k = PGPK__KEY__INIT;
+	Pgpk__KeyMaterial mat = PGPK__KEY_MATERIAL__INIT;
+	Pgpk__KeyMaterial pmat = PGPK__KEY_MATERIAL__INIT;
+	Pgpk__Signature cs = PGPK__SIGNATURE__INIT;
+	const struct pgpk_signature *cert_sig = NULL;
+	bool standalone = flags & PGPK_CANON_STANDALONE;
+	int ret;
+
+	ret = pgpk_material(key, &mat, err);
+	if (ret)
+		return ret;
+	k.material = &mat;
+	if (!standalone) {
+		ret = pgpk_check_u32(key->offset, "packet offset", key->offset,
+				     err);
+		if (ret)
+			return ret;
+		k.has_packet_offset = 1;
+		k.packet_offset = (uint32_t)key->offset;
+	}
+	if (key->expires) {
+		k.has_expires = 1;
+		k.expires = (uint64_t)key->expires;
+	}
+	if (key->has_key_flags) {
+		k.has_key_flags = 1;
+		k.key_flags = key->key_flags;
+	}
+	if (key->subkey) {
+		k.has_subkey = 1;
+		k.subkey = 1;
+		ret = pgpk_material(&cert->primary, &pmat, err);
+		if (ret)
+			return ret;
+		k.primary = &pmat;
+		if (!standalone) {
+			ret = pgpk_check_u32(cert->primary.offset,
+					     "primary offset",
+					     cert->primary.offset, err);
+			if (ret)
+				return ret;
+			k.has_primary_offset = 1;
+			k.primary_offset = (uint32_t)cert->primary.offset;
+		}
+		cert_sig = key->binding;
+	} else {
+		const struct pgpk_userid *uid = pgpk_cert_primary_uid(cert);
+
+		if (uid && !uid->attribute && uid->len >= 1 &&
+		    uid->len <= PGPK_MAX_USER_ID) {
+			k.has_user_id = 1;
+			k.user_id.data = (uint8_t *)(uintptr_t)uid->data;
+			k.user_id.len = uid->len;
+			if (!standalone) {
+				ret = pgpk_check_u32(uid->offset,
+						     "user ID offset",
+						     uid->offset, err);
+				if (ret)
+					return ret;
+				k.has_user_id_offset = 1;
+				k.user_id_offset = (uint32_t)uid->offset;
+			}
+			cert_sig = pgpk_pick_certification(key, uid);
+		}
+	}
+	if (cert_sig && pgpk_pk_algo_is_rsa(cert_sig->pk_algo)) {
+		ret = pgpk_sig_msg(cert_sig, &cs, err);
+		if (ret)
+			return ret;
+		k.certification = &cs;
+	}
+	c.key = &k;
+	return pgpk_pack(&c, blob, blob_len, err);
+}
+
+int pgpk_sig_canonical(const struct pgpk_sigset *set, size_t idx,
+		       uint8_t **blob, size_t *blob_len,
+		       struct pgpk_error *err)
+{
+	Pgpk__Canonical c = PGPK__CANONICAL__INIT;
+	Pgpk__Signature s = PGPK__SIGNATURE__INIT;
+	int ret;
+
+	if (idx >= set->nsigs)
+		return pgpk_fail(err, -ENOKEY, 0, "no signature %zu", idx);
+	ret = pgpk_sig_msg(&set->sigs[idx], &s, err);
+	if (ret)
+		return ret;
+	c.signature = &s;
+	if (set->has_content) {
+		if (set->content_len > PGPK_MAX_CONTENT)
+			return pgpk_fail(err, -EBADMSG, 0,
+					 "signed content of %zu octets exceeds %d",
+					 set->content_len, PGPK_MAX_CONTENT);
+		c.has_content = 1;
+		c.content.data = set->content;
+		c.content.len = set->content_len;
+	}
+	return pgpk_pack(&c, blob, blob_len, err);
+}
+
+static int pgpk_convert_key(const uint8_t *in, size_t len,
+			    const struct pgpk_convert_opts *opts,
+			    uint8_t **out, size_t *out_len,
+			    struct pgpk_error *err)
+{
+	struct pgpk_parse_opts popts = { .now = opts ? opts->now : 0 };
+	const char *select = opts ? opts->select : NULL;
+	struct pgpk_keyring *ring;
+	const struct pgpk_cert *cert;
+	const struct pgpk_pubkey *key;
+	int ret;
+
+	ret = pgpk_keyring_parse(in, len, &popts, &ring, err);
+	if (ret)
+		return ret;
+	if (select) {
+		key = pgpk_keyring_find(ring, select, &cert);
+		if (!key) {
+			ret = pgpk_fail(err, -ENOKEY, 0,
+					"no key or subkey matches '%.64s'",
+					select);
+			goto out_free_ring;
+		}
+	} else {
+		cert = &ring->certs[0];
+		key = &cert->primary;
+	}
+	if (!cert->primary.valid) {
+		ret = pgpk_fail(err, -EKEYREJECTED, cert->primary.offset,
+				"key at offset %zu has no valid self-signature",
+				cert->primary.offset);
+		goto out_free_ring;
+	}
+	if (!key->valid) {
+		ret = pgpk_fail(err, -EKEYREJECTED, key->offset,
+				"subkey at offset %zu has no valid binding signature",
+				key->offset);
+		goto out_free_ring;
+	}
+	/* The kernel cannot see revocations: refusing them is our job. */
+	if (key->revoked) {
+		ret = pgpk_fail(err, -EKEYREJECTED, key->offset,
+				"key at offset %zu is revoked", key->offset);
+		goto out_free_ring;
+	}
+	ret = pgpk_key_canonical(ring, cert, key, 0, out, out_len, err);
+out_free_ring:
+	pgpk_keyring_free(ring);
+	return ret;
+}
+
+static int pgpk_convert_sig(const uint8_t *in, size_t len, uint8_t **out,
+			    size_t *out_len, struct pgpk_error *err)
+{
+	struct pgpk_sigset *set;
+	size_t i;
+	int ret;
+
+	ret = pgpk_sigset_parse(in, len, &set, err);
+	if (ret)
+		return ret;
+	/* The first RSA signature; the others cannot be converted. */
+	for (i = 0; i < set->nsigs; i++)
+		if (pgpk_pk_algo_is_rsa(set->sigs[i].pk_algo))
+			break;
+	ret = pgpk_sig_canonical(set, i < set->nsigs ? i : 0, out, out_len,
+				 err);
+	pgpk_sigset_free(set);
+	return ret;
+}
+
+int pgpk_convert(const uint8_t *in, size_t len, enum pgpk_want want,
+		 const struct pgpk_convert_opts *opts, uint8_t **out,
+		 size_t *out_len, struct pgpk_error *err)
+{
+	struct pgpk_error local;
+	int ret;
+
+	if (!err)
+		err = &local;
+	memset(err, 0, sizeof(*err));
+	*out = NULL;
+	*out_len = 0;
+	switch (want) {
+	case PGPK_WANT_KEY:
+		ret = pgpk_convert_key(in, len, opts, out, out_len, err);
+		break;
+	case PGPK_WANT_SIG:
+		ret = pgpk_convert_sig(in, len, out, out_len, err);
+		break;
+	default:
+		ret = pgpk_fail(err, -EINVAL, 0, "unknown conversion %d",
+				(int)want);
+		break;
+	}
+	if (ret && !err->code)
+		pgpk_fail(err, ret, 0, "conversion failed (%d)", ret);
+	return ret;
+}
