@@ -15,6 +15,7 @@
 #include <linux/ctype.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include <crypto/akcipher.h>
 #include <keys/asymmetric-subtype.h>
 #include "pgpk.h"
@@ -284,8 +285,9 @@ error_free_kids:
  * @k: the decoded (and, for OpenPGP input, bound) Key
  * @select: a key ID or fingerprint (upper-case hex) @k must have, or NULL
  *
- * Return: 0, -ENOKEY if @k is not the selected key, -ENOPKG if the kernel
- * cannot use it, -EBADMSG or -EKEYREJECTED for a bad certification.
+ * Return: 0, -ENOKEY if @k is not the selected key, -EKEYEXPIRED if it
+ * expired, -ENOPKG if the kernel cannot use it, -EBADMSG or -EKEYREJECTED
+ * for a bad certification.
  */
 int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,
 		  const char *select)
@@ -299,6 +301,12 @@ int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,
 	ret = pgpk_key_identify(&k->material, &id);
 	if (ret)
 		return ret;
+	/* An expired key would be garbage-collected out of its keyring. */
+	if (k->expires && k->expires <= ktime_get_real_seconds()) {
+		pr_warn("key %*phN expired at %llu\n", (int)id.fpr_len, id.fpr,
+			k->expires);
+		return -EKEYEXPIRED;
+	}
 	if (select && !pgpk_select_match(select, &id)) {
 		pr_warn("key %*phN is not the selected %s\n",
 			(int)id.fpr_len, id.fpr, select);
@@ -326,9 +334,15 @@ int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,
 		ret = PTR_ERR(kids);
 		goto error_free_pub;
 	}
+	/*
+	 * A certification the kernel cannot check (say, by an EdDSA key)
+	 * leaves the key usable, just not for restricted keyrings.
+	 */
 	if (PGPK_HAS(k, PGPK_KEY_CERTIFICATION)) {
 		auth = pgpk_certification(k, &id, modulus);
-		if (IS_ERR(auth)) {
+		if (auth == ERR_PTR(-ENOPKG)) {
+			auth = NULL;
+		} else if (IS_ERR(auth)) {
 			ret = PTR_ERR(auth);
 			goto error_free_kids;
 		}

@@ -4,9 +4,11 @@
  * OpenPGP parser in the kernel.  Module glue: the trusted keyring ".pgpk",
  * the preloaded key bundle, init and exit.
  *
- * The bundle is a firmware file (default pgpk/pubring.pgpk, made by
- * "pgpk-helper bundle" from a pubring.gpg): a sequence of records, each a
- * 4-octet big-endian length and one canonical key.  It is read at module
+ * The bundle is a firmware file named by the "bundle" parameter (e.g.
+ * "options pgpk bundle=pgpk/pubring.pgpk" in /etc/modprobe.d, the file in
+ * /lib/firmware, made by "pgpk-helper bundle" from a pubring.gpg): a
+ * sequence of records, each a 4-octet big-endian length and one canonical
+ * key.  No default: the firmware loader logs an error for a missing file.  It is read at module
  * init, before user space can answer upcalls; OpenPGP is refused there.
  * One log line per key; invalid entries are skipped.
  */
@@ -19,9 +21,9 @@
 #include <asm/unaligned.h>
 #include "pgpk.h"
 
-static char *pgpk_bundle = "pgpk/pubring.pgpk";
+static char *pgpk_bundle = "";
 module_param_named(bundle, pgpk_bundle, charp, 0444);
-MODULE_PARM_DESC(bundle, "Firmware file of canonical keys to trust (\"\": none)");
+MODULE_PARM_DESC(bundle, "Firmware file of canonical keys to trust");
 
 struct key *pgpk_trusted_keys;
 

@@ -1,0 +1,50 @@
+#!/bin/sh
+# A helper that lies is refused by the binding check, with a log line
+# saying which check failed: another key's canonical blob (key packet
+# differs), the right key with a changed user ID, an answer without
+# offsets, a subkey although none was selected.  The fake helper serves
+# answers prepared on the host (k/liar/) through its own request-key
+# configuration, restored afterwards.
+. /pgpk/lib.sh
+K=$PGPK_DATA/k
+pgpk_need_module
+pgpk_need_data k/fake-helper.sh k/deb1.pgp k/certified.pgp rsa3072.pgp \
+	rsa2048.asc
+pgpk_load
+
+conf=/etc/request-key.d/pgpk.conf
+cp "$conf" /tmp/pgpk.conf.saved
+trap 'cp /tmp/pgpk.conf.saved "$conf"' EXIT
+echo "create pgpk * * /bin/sh $K/fake-helper.sh $K/liar %k" >"$conf"
+
+# Forget answers the real helper gave earlier cases.
+cache=$(awk '$9 == ".pgpk_cache:" { print $1 }' /proc/keys)
+[ -n "$cache" ] || pgpk_fail "no .pgpk_cache keyring in /proc/keys"
+expect_ok keyctl clear $((0x$cache))
+
+lie() {
+	echo "=== $1: $3"
+	pgpk_kmsg_mark
+	expect_fail EKEYREJECTED keyctl padd asymmetric "" @s <"$1"
+	log=$(pgpk_kmsg_since)
+	echo "$log"
+	assert_contains "$log" "$2" "kernel log"
+	expect_fail ENOKEY keyctl search @s asymmetric "id:$(cat "$4")"
+}
+lie "$K/deb1.pgp" "binding: key packet at offset" "another key" \
+	"$K/deb1.fpr"
+lie "$PGPK_DATA/rsa3072.pgp" "binding: user ID packet at offset" \
+	"changed user ID" "$PGPK_DATA/rsa3072.fpr"
+lie "$K/certified.pgp" "binding: answer lacks an offset" "no offsets" \
+	"$PGPK_DATA/rsa2048.fpr"
+lie "$PGPK_DATA/rsa2048.asc" "binding: answer is a subkey" \
+	"unselected subkey" "$PGPK_DATA/rsa2048-sub.fpr"
+
+# The refusals are cached like any answer? No: the helper's answer was
+# positive; the kernel refuses it again without asking twice.
+up=$(count_upcalls)
+expect_fail EKEYREJECTED keyctl padd asymmetric "" @s <"$K/deb1.pgp"
+sleep 0.5
+assert_eq "$up" "$(count_upcalls)" "upcalls for a cached lie"
+keyctl clear $((0x$cache))
+exit 0

@@ -1,0 +1,45 @@
+#!/bin/sh
+# Restricted keyrings: the key's asym_auth is its certification with a
+# digest the kernel computed.  "key_or_keyring:<trusted>" accepts a key
+# certified by a trusted key (third-party certification, subkey binding)
+# and refuses one that is not (ENOKEY) or whose certification was made by
+# another key.
+. /pgpk/lib.sh
+K=$PGPK_DATA/k
+pgpk_need_module
+pgpk_need_data k/rsa2048.pgpk k/certified.pgpk k/rsa3072.pgpk \
+	k/rsa2048-sub.pgpk k/certified.pgp
+pgpk_load
+
+expect_ok keyctl newring trusted @s
+trusted=$PGPK_OUT
+expect_ok keyctl padd asymmetric "" "$trusted" <"$K/rsa2048.pgpk"
+signer=$PGPK_OUT
+expect_ok keyctl newring restricted @s
+ring=$PGPK_OUT
+expect_ok keyctl restrict_keyring "$ring" asymmetric \
+	"key_or_keyring:$trusted"
+
+# Certified by rsa2048 (gpg --quick-sign-key): accepted.
+expect_ok keyctl padd asymmetric "" "$ring" <"$K/certified.pgpk"
+# Only self-certified: refused.
+expect_fail ENOKEY keyctl padd asymmetric "" "$ring" <"$K/rsa3072.pgpk"
+# rsa2048's subkey, bound by rsa2048: accepted.
+expect_ok keyctl padd asymmetric "" "$ring" <"$K/rsa2048-sub.pgpk"
+
+# Restricted to one key, by key: the same answers.
+expect_ok keyctl newring bykey @s
+ring2=$PGPK_OUT
+expect_ok keyctl restrict_keyring "$ring2" asymmetric "key_or_keyring:$signer"
+expect_ok keyctl padd asymmetric "" "$ring2" <"$K/certified.pgpk"
+expect_fail ENOKEY keyctl padd asymmetric "" "$ring2" <"$K/rsa3072.pgpk"
+
+# The OpenPGP form goes through the upcall and gets the same asym_auth.
+if [ -x "$PGPK_HELPER" ]; then
+	expect_ok keyctl newring viaupcall @s
+	ring3=$PGPK_OUT
+	expect_ok keyctl restrict_keyring "$ring3" asymmetric \
+		"key_or_keyring:$trusted"
+	expect_ok keyctl padd asymmetric "" "$ring3" <"$K/certified.pgp"
+fi
+exit 0

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Benchmark, same run: add_key time of a canonical RSA key against an
+# X.509 certificate of the same RSA size, and of the OpenPGP key whose
+# answer is cached (upcall already made).  N add_key calls in one process
+# (tools/pgpk-bench.c).  Prints "PGPK-BENCH <what> <us> us/add_key";
+# fails only if an add fails.  TCG emulation: compare, do not quote.
+# pgpk-timeout: 120
+. /pgpk/lib.sh
+K=$PGPK_DATA/k
+pgpk_need_module
+pgpk_need_data k/deb1.pgpk k/deb1.pgp k/bench.der k/deb1.bits k/pgpk-bench
+pgpk_load
+N=50
+bits=$(cat "$K/deb1.bits")
+
+# bench NAME FILE: N adds of FILE into a fresh keyring (one warm-up).
+bench() {
+	ring=$(keyctl newring "bench-$1" @s) || pgpk_fail "newring"
+	keyctl padd asymmetric "" "$ring" <"$2" >/dev/null ||
+		pgpk_fail "add_key of $2 failed"
+	"$K/pgpk-bench" "$1" "$2" "$ring" "$N" || pgpk_fail "bench $1 failed"
+}
+
+bench "canonical-rsa$bits" "$K/deb1.pgpk"
+bench "x509-rsa$bits" "$K/bench.der"
+if [ -x "$PGPK_HELPER" ]; then
+	bench "openpgp-cached-rsa$bits" "$K/deb1.pgp"
+fi
+bench "canonical-rsa$bits-again" "$K/deb1.pgpk"
+bench "x509-rsa$bits-again" "$K/bench.der"
+exit 0
