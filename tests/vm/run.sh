@@ -23,11 +23,12 @@
 #                         "# pgpk-timeout: N")
 #   PGPK_VM_VERBOSE=1     stream the console to stdout as it runs
 #   PGPK_VM_NO_BUILD=1    do not run bazel/make (use what is there)
+#   PGPK_VM_OUT           output directory (default tests/vm/out)
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-out=$here/out
+out=${PGPK_VM_OUT:-$here/out}
 mode=cases
 cases=()
 for a in "$@"; do
@@ -56,6 +57,13 @@ if [ ${#cases[@]} -eq 0 ]; then
 fi
 
 mkdir -p "$out/status" "$out/cache"
+# One run at a time per work tree: runs share out/ (console, initramfs,
+# module build).
+exec 9>"$out/.lock"
+if ! flock -n 9; then
+	echo "vm: another tests/vm/run.sh is running in this tree; waiting" >&2
+	flock 9
+fi
 rm -f "$out"/status/*
 log() { echo "vm: $*" >&2; }
 status_note() { echo "$2" >"$out/status/$1"; }
@@ -95,7 +103,7 @@ then
 fi
 if [ -z "$helper_bin" ]; then
 	status_note helper "bazel build //helper:pgpk-helper failed or \
-produced nothing: $(grep -m 1 -E 'ERROR|error:' "$out/helper-build.log" \
+produced nothing: $(grep -a -m 1 -E 'ERROR|error:' "$out/helper-build.log" \
 	2>/dev/null || echo 'no build log')"
 fi
 
@@ -120,7 +128,7 @@ if [ -f "$root/kernel/Kbuild" ] || [ -f "$root/kernel/Makefile" ]; then
 	fi
 	[ -f "$kb/pgpk.ko" ] && ko=$kb/pgpk.ko
 	[ -n "$ko" ] || status_note module "make -C kernel KDIR=$kdir \
-failed: $(grep -m 1 -E 'error|Error' "$out/module-build.log" 2>/dev/null ||
+failed: $(grep -a -m 1 -E 'error|Error' "$out/module-build.log" 2>/dev/null ||
 		echo 'no pgpk.ko produced')"
 else
 	status_note module "kernel/Kbuild (or kernel/Makefile) not written yet"
@@ -194,7 +202,7 @@ if [ "$mode" = demo ]; then
 	timeout -k 5 "$PGPK_VM_TIMEOUT" "${qemu[@]}" </dev/null 2>&1 |
 		tee "$console" | tr -d '\r' | sed -u -n '/^PGPK-VM-START/,$p'
 	qrc=${PIPESTATUS[0]}
-	grep -q '^PGPK-VM-START' <(tr -d '\r' <"$console") || {
+	grep -a -q '^PGPK-VM-START' <(tr -d '\r' <"$console") || {
 		echo "the VM never reached /init; its console:"
 		tail -n 40 "$console"
 	}
@@ -207,8 +215,8 @@ else
 	qrc=$?
 fi
 t_end=$(now)
-tr -d '\r' <"$console" >"$console.txt" && mv "$console.txt" "$console"
-first_case=$(grep -m 1 -n '^PGPK-CASE-BEGIN\|^PGPK-VM-START' "$console" |
+tr -d '\r\000' <"$console" >"$console.txt" && mv "$console.txt" "$console"
+first_case=$(grep -a -m 1 -n '^PGPK-CASE-BEGIN\|^PGPK-VM-START' "$console" |
 	cut -d : -f 1)
 log "VM ran $(secs "$t_boot" "$t_end")s (qemu exit $qrc); console: $console"
 boot=$(sed -n 's/^PGPK-VM-START .*uptime=\([0-9.]*\).*/\1/p' "$console")
@@ -219,17 +227,17 @@ boot=$(sed -n 's/^PGPK-VM-START .*uptime=\([0-9.]*\).*/\1/p' "$console")
 # --- verdicts ---
 failed=0
 # Kernel trouble anywhere but in the cases' own output and syslog lines.
-kernel_bad=$(grep -v -E '^[^ |]+\| |^syslog [^ |]+\| ' "$console" |
-	grep -E 'WARNING:|BUG:|Oops|general protection|KASAN|UBSAN|refcount_t|kmemleak|Kernel panic|blocked for more than|Call Trace:' |
+kernel_bad=$(grep -a -v -E '^[^ |]+\| |^syslog [^ |]+\| ' "$console" |
+	grep -a -E 'WARNING:|BUG:|Oops|general protection|KASAN|UBSAN|refcount_t|kmemleak|Kernel panic|blocked for more than|Call Trace:' |
 	head -n 5)
 
 if [ "$mode" = demo ]; then
-	if grep -q '^PGPK-DEMO-RESULT PASS' "$console" && [ -z "$kernel_bad" ]
+	if grep -a -q '^PGPK-DEMO-RESULT PASS' "$console" && [ -z "$kernel_bad" ]
 	then
 		echo "PASS: vm/demo"
 		exit 0
 	fi
-	echo "FAIL: vm/demo ($(grep -m 1 '^PGPK-DEMO-RESULT' "$console" ||
+	echo "FAIL: vm/demo ($(grep -a -m 1 '^PGPK-DEMO-RESULT' "$console" ||
 		echo 'no result: VM died or timed out'))"
 	[ -n "$kernel_bad" ] && echo "kernel log:" && echo "$kernel_bad"
 	exit 1
@@ -242,26 +250,26 @@ done
 for c in "${cases[@]}"; do
 	n=${c##*/}
 	n=${n%.sh}
-	v=$(grep -E "^PGPK-CASE $n (PASS|FAIL|SKIP)" "$console" | tail -n 1 |
+	v=$(grep -a -E "^PGPK-CASE $n (PASS|FAIL|SKIP)" "$console" | tail -n 1 |
 		cut -d ' ' -f 3)
 	case "$v" in
 	PASS) echo "PASS: vm/$n" ;;
 	SKIP)
-		why=$(grep "^$n| SKIP: " "$console" | tail -n 1 | cut -d ' ' -f 3-)
+		why=$(grep -a "^$n| SKIP: " "$console" | tail -n 1 | cut -d ' ' -f 3-)
 		echo "SKIP: vm/$n${why:+ ($why)}"
 		;;
 	FAIL)
-		why=$(grep -E "^$n\| (FAIL: |\*\*\* (killed|hung))" "$console" |
+		why=$(grep -a -E "^$n\| (FAIL: |\*\*\* (killed|hung))" "$console" |
 			tail -n 1 | cut -d ' ' -f 2-)
-		[ -n "$why" ] || why=$(grep -E "^PGPK-CASE $n FAIL" "$console" |
+		[ -n "$why" ] || why=$(grep -a -E "^PGPK-CASE $n FAIL" "$console" |
 			tail -n 1 | sed -n 's/.*(\(exit [0-9]*\)).*/\1/p')
 		echo "FAIL: vm/$n (${why:-no reason given})"
 		# The case's last lines, for whoever reads the suite output.
-		grep "^$n| " "$console" | tail -n 15 | sed 's/^/    /'
+		grep -a "^$n| " "$console" | tail -n 15 | sed 's/^/    /'
 		failed=1
 		;;
 	*)
-		if grep -q "^PGPK-CASE-BEGIN $n\$" "$console"; then
+		if grep -a -q "^PGPK-CASE-BEGIN $n\$" "$console"; then
 			echo "FAIL: vm/$n (started but never reported: VM died)"
 		else
 			echo "FAIL: vm/$n (never ran: VM died or timed out)"
@@ -277,7 +285,7 @@ if [ -n "$kernel_bad" ]; then
 else
 	echo "PASS: vm/kernel-log"
 fi
-if ! grep -q '^PGPK-VM-END' "$console"; then
+if ! grep -a -q '^PGPK-VM-END' "$console"; then
 	log "the VM did not finish cleanly; last console lines:"
 	tail -n 20 "$console" | sed 's/^/    /' >&2
 fi
