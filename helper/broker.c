@@ -413,7 +413,7 @@ static int pgpk_exchange_verdict(const struct pgpk_exchange *x,
 				 size_t *blob_len, char *why, size_t why_len)
 {
 	uint32_t status, plen;
-	char text[PGPK_ANSWER_MAX_MSG + 1];
+	static const char prefix[] = "parser: ";
 
 	if (x->timed_out) {
 		snprintf(why, why_len, "parser killed by the watchdog");
@@ -474,8 +474,13 @@ static int pgpk_exchange_verdict(const struct pgpk_exchange *x,
 			 status, plen);
 		return ECHILD;
 	}
-	pgpk_copy_text(text, sizeof(text), x->answer + PGPK_ANSWER_HDR, plen);
-	snprintf(why, why_len, "parser: %s", text);
+	/* The parser's own words, made safe for a log line. */
+	if (why_len > sizeof(prefix)) {
+		memcpy(why, prefix, sizeof(prefix) - 1);
+		pgpk_copy_text(why + sizeof(prefix) - 1,
+			       why_len - (sizeof(prefix) - 1),
+			       x->answer + PGPK_ANSWER_HDR, plen);
+	}
 	/* Out of memory under the rlimit is the policy's doing. */
 	return status == ENOMEM ? EKEYREJECTED : (int)status;
 }

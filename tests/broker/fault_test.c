@@ -87,7 +87,9 @@ struct pgpk_fake {
 static int child_crash(const struct pgpk_child_ctx *ctx, const uint8_t *in,
 		       size_t len, int out)
 {
-	*(volatile int *)(uintptr_t)16 = 1; /* SIGSEGV */
+	volatile uintptr_t unmapped = 16;
+
+	*(volatile int *)unmapped = 1; /* SIGSEGV */
 	return 0;
 }
 
