@@ -35,7 +35,9 @@ fail=0
 check() {	# check NAME CONDITION-STATUS DETAIL
 	if [ "$2" -eq 0 ]; then echo "ok   $1: $3"; else echo "FAIL $1: $3"; fail=1; fi
 }
-sha() { sha256sum "$1" | cut -d' ' -f1; }
+# The callout is the file as a shell string (no trailing newline): hash
+# exactly that.
+sha() { printf '%s' "$(cat "$1")" | sha256sum | cut -d' ' -f1; }
 kmsg_count() { dmesg 2>/dev/null | grep -c 'pgpk-helper\[' ; }
 
 # Everything in a fresh session keyring: no cache from an earlier run.
@@ -44,7 +46,8 @@ run() {
 	logs0=$(kmsg_count)
 	id=$(keyctl request2 user "key:$(sha "$key")" "$(cat "$key")" @s 2>&1)
 	check "armored key instantiated" $? "$id"
-	want=$("$helper" key "$key" | xxd -p | tr -d '\n')
+	want=$(printf '%s' "$(cat "$key")" | "$helper" key - | xxd -p |
+		tr -d '\n')
 	got=$(keyctl pipe "$id" 2>/dev/null | xxd -p | tr -d '\n')
 	[ -n "$want" ] && [ "$want" = "$got" ]
 	check "payload = pgpk-helper key output" $? "${#got} hex digits"
@@ -60,7 +63,9 @@ run() {
 	echo "$out" | grep -q "Bad message"
 	check "negative cache EBADMSG" $? "$out"
 
-	out=$(keyctl request2 user "key:$(sha "$key")" "$(cat "$tmp")" @s 2>&1)
+	# (a description no key in this session has yet)
+	out=$(keyctl request2 user "key:$(sha "$data/selftest-msg.sig.asc")" \
+		"$(cat "$tmp")" @s 2>&1)
 	echo "$out" | grep -q "Bad message"
 	check "SHA-256 mismatch rejected EBADMSG" $? "$out"
 	rm -f "$tmp"
