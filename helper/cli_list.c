@@ -72,6 +72,20 @@ static bool pgpk_uid_listed(const struct pgpk_userid *uid)
 	return !uid->attribute && (uid->selfsig || uid->revoked);
 }
 
+/* GnuPG keeps a subkey with a valid binding or a valid revocation. */
+static bool pgpk_subkey_listed(const struct pgpk_pubkey *sub)
+{
+	size_t i;
+
+	if (sub->binding)
+		return true;
+	for (i = 0; i < sub->nsigs; i++)
+		if (sub->sigs[i].type == PGPK_SIG_SUBKEY_REVOCATION &&
+		    sub->sigs[i].verified > 0)
+			return true;
+	return false;
+}
+
 static void pgpk_json_key(FILE *out, const struct pgpk_cert *cert,
 			  const struct pgpk_pubkey *key)
 {
@@ -194,7 +208,7 @@ int pgpk_cmd_list(int argc, char **argv)
 				continue;
 			pgpk_json_key(stdout, cert, &cert->primary);
 			for (j = 0; j < cert->nsubkeys; j++)
-				if (cert->subkeys[j].binding)
+				if (pgpk_subkey_listed(&cert->subkeys[j]))
 					pgpk_json_key(stdout, cert,
 						      &cert->subkeys[j]);
 			continue;

@@ -359,7 +359,7 @@ static int pgpk_cleartext(const uint8_t *in, size_t len, size_t pos,
 			  struct pgpk_input *out, struct pgpk_error *err)
 {
 	struct pgpk_buf text = { 0 };
-	struct pgpk_line l;
+	struct pgpk_line l = { 0 };
 	bool first = true;
 	int ret;
 
@@ -458,7 +458,7 @@ int pgpk_input_decode(const uint8_t *in, size_t len, struct pgpk_input *out,
 				 in[0]);
 	if (pgpk_find_line(in, len, 0, "-----BEGIN PGP SIGNED MESSAGE-----",
 			   &at)) {
-		struct pgpk_line l;
+		struct pgpk_line l = { 0 };
 
 		pgpk_next_line(in, len, at, &l);
 		if (pgpk_line_is(in, &l, "-----BEGIN PGP SIGNED MESSAGE-----"))

@@ -22,17 +22,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/core_names.h>
+#include <openssl/bn.h>
 #include <openssl/evp.h>
-#include <openssl/param_build.h>
-#include <openssl/rsa.h>
 
 #include "helper/openpgp/internal.h"
 
 /* Larger public exponents make verification as slow as a private-key
  * operation: refused for self-signature checks (hostile input). */
 #define PGPK_MAX_RSA_E_OCTETS	32
-#define PGPK_MAX_RSA_N_OCTETS	2048	/* 16384 bits, OpenSSL's limit */
+#define PGPK_MAX_RSA_N_OCTETS	2048	/* 16384 bits */
 
 struct pgpk_ring_priv {
 	struct pgpk_userid *uids;
@@ -56,65 +54,137 @@ const char *pgpk_md_name(unsigned int hash_algo)
 	}
 }
 
-static EVP_PKEY *pgpk_rsa_pkey(const struct pgpk_mpi *n,
-			       const struct pgpk_mpi *e)
-{
-	OSSL_PARAM_BLD *bld = NULL;
-	OSSL_PARAM *params = NULL;
-	EVP_PKEY_CTX *pctx = NULL;
-	EVP_PKEY *pkey = NULL;
-	BIGNUM *bn_n = NULL, *bn_e = NULL;
+/* RFC 8017 9.2 note 1: DER DigestInfo prefixes (EMSA-PKCS1-v1_5); SHA-3
+ * OIDs from NIST CSOR (2.16.840.1.101.3.4.2.8 / .10). */
+static const struct pgpk_digest_info {
+	uint8_t hash_algo;
+	uint8_t len;
+	uint8_t prefix[19];
+	uint8_t digest_len;
+} pgpk_digest_infos[] = {
+	{ PGPK_HASH_MD5, 18, { 0x30, 0x20, 0x30, 0x0c, 0x06, 0x08, 0x2a, 0x86,
+			       0x48, 0x86, 0xf7, 0x0d, 0x02, 0x05, 0x05, 0x00,
+			       0x04, 0x10 }, 16 },
+	{ PGPK_HASH_SHA1, 15, { 0x30, 0x21, 0x30, 0x09, 0x06, 0x05, 0x2b, 0x0e,
+				0x03, 0x02, 0x1a, 0x05, 0x00, 0x04, 0x14 }, 20 },
+	{ PGPK_HASH_RIPEMD160, 15, { 0x30, 0x21, 0x30, 0x09, 0x06, 0x05, 0x2b,
+				     0x24, 0x03, 0x02, 0x01, 0x05, 0x00, 0x04,
+				     0x14 }, 20 },
+	{ PGPK_HASH_SHA256, 19, { 0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60,
+				  0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02,
+				  0x01, 0x05, 0x00, 0x04, 0x20 }, 32 },
+	{ PGPK_HASH_SHA384, 19, { 0x30, 0x41, 0x30, 0x0d, 0x06, 0x09, 0x60,
+				  0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02,
+				  0x02, 0x05, 0x00, 0x04, 0x30 }, 48 },
+	{ PGPK_HASH_SHA512, 19, { 0x30, 0x51, 0x30, 0x0d, 0x06, 0x09, 0x60,
+				  0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02,
+				  0x03, 0x05, 0x00, 0x04, 0x40 }, 64 },
+	{ PGPK_HASH_SHA224, 19, { 0x30, 0x2d, 0x30, 0x0d, 0x06, 0x09, 0x60,
+				  0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02,
+				  0x04, 0x05, 0x00, 0x04, 0x1c }, 28 },
+	{ PGPK_HASH_SHA3_256, 19, { 0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60,
+				    0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02,
+				    0x08, 0x05, 0x00, 0x04, 0x20 }, 32 },
+	{ PGPK_HASH_SHA3_512, 19, { 0x30, 0x51, 0x30, 0x0d, 0x06, 0x09, 0x60,
+				    0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02,
+				    0x0a, 0x05, 0x00, 0x04, 0x40 }, 64 },
+};
 
-	if (!n->len || !e->len || n->len > PGPK_MAX_RSA_N_OCTETS ||
-	    e->len > PGPK_MAX_RSA_E_OCTETS)
-		return NULL;
-	bn_n = BN_bin2bn(n->data, (int)n->len, NULL);
-	bn_e = BN_bin2bn(e->data, (int)e->len, NULL);
-	bld = OSSL_PARAM_BLD_new();
-	if (!bn_n || !bn_e || !bld ||
-	    !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, bn_n) ||
-	    !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, bn_e))
-		goto out_free;
-	params = OSSL_PARAM_BLD_to_param(bld);
-	pctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
-	if (!params || !pctx || EVP_PKEY_fromdata_init(pctx) <= 0 ||
-	    EVP_PKEY_fromdata(pctx, &pkey, EVP_PKEY_PUBLIC_KEY, params) <= 0)
-		pkey = NULL;
-out_free:
-	EVP_PKEY_CTX_free(pctx);
-	OSSL_PARAM_free(params);
-	OSSL_PARAM_BLD_free(bld);
-	BN_free(bn_n);
-	BN_free(bn_e);
-	return pkey;
+static const struct pgpk_digest_info *pgpk_digest_info(unsigned int algo)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(pgpk_digest_infos) /
+			sizeof(pgpk_digest_infos[0]); i++)
+		if (pgpk_digest_infos[i].hash_algo == algo)
+			return &pgpk_digest_infos[i];
+	return NULL;
 }
 
-/* PKCS#1 v1.5 check of s against a digest; s is left-padded to |n|. */
-static int pgpk_rsa_verify_pkey(EVP_PKEY *pkey, size_t n_len,
-				unsigned int hash_algo, const uint8_t *digest,
-				size_t digest_len, const struct pgpk_mpi *s)
+/* An RSA public key ready for repeated verification. */
+struct pgpk_rsa {
+	BIGNUM *n;
+	BIGNUM *e;
+	BN_MONT_CTX *mont;
+	size_t n_len;		/* k, octets of the modulus */
+};
+
+static void pgpk_rsa_release(struct pgpk_rsa *rsa)
 {
-	const char *name = pgpk_md_name(hash_algo);
-	EVP_PKEY_CTX *ctx;
-	const EVP_MD *md;
-	uint8_t buf[PGPK_MAX_RSA_N_OCTETS];
+	BN_MONT_CTX_free(rsa->mont);
+	BN_free(rsa->n);
+	BN_free(rsa->e);
+	memset(rsa, 0, sizeof(*rsa));
+}
+
+static int pgpk_rsa_load(struct pgpk_rsa *rsa, const struct pgpk_mpi *n,
+			 const struct pgpk_mpi *e, BN_CTX *bn)
+{
+	memset(rsa, 0, sizeof(*rsa));
+	/* An even or tiny modulus is not RSA; a huge exponent would make a
+	 * "public" operation as slow as a private one. */
+	if (n->len < 64 || n->len > PGPK_MAX_RSA_N_OCTETS || !e->len ||
+	    e->len > PGPK_MAX_RSA_E_OCTETS || !(n->data[n->len - 1] & 1))
+		return -EKEYREJECTED;
+	rsa->n = BN_bin2bn(n->data, (int)n->len, NULL);
+	rsa->e = BN_bin2bn(e->data, (int)e->len, NULL);
+	rsa->mont = BN_MONT_CTX_new();
+	rsa->n_len = n->len;
+	if (!rsa->n || !rsa->e || !rsa->mont ||
+	    !BN_MONT_CTX_set(rsa->mont, rsa->n, bn)) {
+		pgpk_rsa_release(rsa);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * RFC 8017 8.2.2: s^e mod n must equal EMSA-PKCS1-v1_5(digest), i.e.
+ * 0x00 0x01 0xFF... 0x00 DigestInfo digest, with at least 8 0xFF octets.
+ */
+static int pgpk_rsa_check(const struct pgpk_rsa *rsa, BN_CTX *bn,
+			  unsigned int hash_algo, const uint8_t *digest,
+			  size_t digest_len, const struct pgpk_mpi *s)
+{
+	const struct pgpk_digest_info *di = pgpk_digest_info(hash_algo);
+	uint8_t em[PGPK_MAX_RSA_N_OCTETS];
+	size_t k = rsa->n_len, tlen, ps;
+	BIGNUM *bs, *m;
 	int ret = -EKEYREJECTED;
 
-	if (!name || !(md = EVP_get_digestbyname(name)))
+	if (!di)
 		return -ENOPKG;
-	if (s->len > n_len || n_len > sizeof(buf))
+	if (digest_len != di->digest_len)
 		return -EKEYREJECTED;
-	memset(buf, 0, n_len - s->len);
-	memcpy(buf + n_len - s->len, s->data, s->len);
-	ctx = EVP_PKEY_CTX_new(pkey, NULL);
-	if (!ctx)
-		return -ENOMEM;
-	if (EVP_PKEY_verify_init(ctx) > 0 &&
-	    EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_PADDING) > 0 &&
-	    EVP_PKEY_CTX_set_signature_md(ctx, md) > 0 &&
-	    EVP_PKEY_verify(ctx, buf, n_len, digest, digest_len) == 1)
-		ret = 0;
-	EVP_PKEY_CTX_free(ctx);
+	tlen = di->len + digest_len;
+	if (k < tlen + 11 || !s->len || s->len > k)
+		return -EKEYREJECTED;
+	BN_CTX_start(bn);
+	bs = BN_CTX_get(bn);
+	m = BN_CTX_get(bn);
+	if (!m || !BN_bin2bn(s->data, (int)s->len, bs)) {
+		ret = -ENOMEM;
+		goto out_end;
+	}
+	if (BN_cmp(bs, rsa->n) >= 0)
+		goto out_end;
+	if (!BN_mod_exp_mont(m, bs, rsa->e, rsa->n, bn, rsa->mont) ||
+	    BN_bn2binpad(m, em, (int)k) != (int)k) {
+		ret = -ENOMEM;
+		goto out_end;
+	}
+	ps = k - tlen - 3;
+	if (em[0] != 0x00 || em[1] != 0x01 || em[2 + ps] != 0x00)
+		goto out_end;
+	for (size_t i = 0; i < ps; i++)
+		if (em[2 + i] != 0xFF)
+			goto out_end;
+	if (memcmp(em + 3 + ps, di->prefix, di->len) ||
+	    memcmp(em + 3 + ps + di->len, digest, digest_len))
+		goto out_end;
+	ret = 0;
+out_end:
+	BN_CTX_end(bn);
 	return ret;
 }
 
@@ -122,14 +192,19 @@ int pgpk_rsa_verify_digest(const struct pgpk_mpi *n, const struct pgpk_mpi *e,
 			   unsigned int hash_algo, const uint8_t *digest,
 			   size_t digest_len, const struct pgpk_mpi *s)
 {
-	EVP_PKEY *pkey = pgpk_rsa_pkey(n, e);
+	BN_CTX *bn = BN_CTX_new();
+	struct pgpk_rsa rsa;
 	int ret;
 
-	if (!pkey)
-		return -EKEYREJECTED;
-	ret = pgpk_rsa_verify_pkey(pkey, n->len, hash_algo, digest, digest_len,
-				   s);
-	EVP_PKEY_free(pkey);
+	if (!bn)
+		return -ENOMEM;
+	ret = pgpk_rsa_load(&rsa, n, e, bn);
+	if (!ret) {
+		ret = pgpk_rsa_check(&rsa, bn, hash_algo, digest, digest_len,
+				     s);
+		pgpk_rsa_release(&rsa);
+	}
+	BN_CTX_free(bn);
 	return ret;
 }
 
@@ -138,8 +213,16 @@ struct pgpk_vctx {
 	int64_t now;
 	bool no_verify;
 	EVP_MD_CTX *md;
-	const struct pgpk_pubkey *cached_key;	/* owner of cached_pkey */
-	EVP_PKEY *cached_pkey;
+	BN_CTX *bn;
+	EVP_MD *mds[16];		/* fetched digests, by RFC id */
+	/* Two loaded keys (primary and the subkey being checked): loading
+	 * one costs about half a verification. */
+	struct pgpk_rsa_slot {
+		const struct pgpk_pubkey *key;
+		struct pgpk_rsa rsa;
+		int ret;
+	} slots[2];
+	unsigned int last_slot;
 	size_t verified;
 };
 
@@ -178,6 +261,25 @@ static int pgpk_hash_uid(EVP_MD_CTX *md, const struct pgpk_signature *sig,
 	return EVP_DigestUpdate(md, uid->data, uid->len) ? 0 : -ENOMEM;
 }
 
+static struct pgpk_rsa_slot *pgpk_rsa_slot(struct pgpk_vctx *v,
+					   const struct pgpk_pubkey *key)
+{
+	struct pgpk_rsa_slot *slot;
+	unsigned int i;
+
+	for (i = 0; i < 2; i++)
+		if (v->slots[i].key == key) {
+			v->last_slot = i;
+			return &v->slots[i];
+		}
+	v->last_slot ^= 1;
+	slot = &v->slots[v->last_slot];
+	pgpk_rsa_release(&slot->rsa);
+	slot->key = key;
+	slot->ret = pgpk_rsa_load(&slot->rsa, &key->rsa_n, &key->rsa_e, v->bn);
+	return slot;
+}
+
 /*
  * Does `sig`, made by `signer`, cover key k1 [, key k2] [, uid]?  The
  * result is cached in sig->verified.
@@ -190,7 +292,8 @@ static bool pgpk_check(struct pgpk_vctx *v, const struct pgpk_pubkey *signer,
 	uint8_t digest[EVP_MAX_MD_SIZE];
 	unsigned int dlen = 0;
 	const char *name;
-	const EVP_MD *type;
+	EVP_MD *type;
+	struct pgpk_rsa_slot *slot;
 	bool good = false;
 
 	if (sig->verified)
@@ -215,7 +318,11 @@ static bool pgpk_check(struct pgpk_vctx *v, const struct pgpk_pubkey *signer,
 	name = pgpk_md_name(sig->hash_algo);
 	if (!name || sig->hash_algo == PGPK_HASH_MD5)
 		goto done;
-	type = EVP_get_digestbyname(name);
+	if (sig->hash_algo >= sizeof(v->mds) / sizeof(v->mds[0]))
+		goto done;
+	if (!v->mds[sig->hash_algo])
+		v->mds[sig->hash_algo] = EVP_MD_fetch(NULL, name, NULL);
+	type = v->mds[sig->hash_algo];
 	if (!type || !EVP_DigestInit_ex(v->md, type, NULL) ||
 	    pgpk_hash_sig_prefix(v->md, sig) ||
 	    pgpk_hash_key_packet(v->md, k1) ||
@@ -227,17 +334,12 @@ static bool pgpk_check(struct pgpk_vctx *v, const struct pgpk_pubkey *signer,
 	/* RFC 9580 5.2.3: the left 16 bits must match before any RSA. */
 	if (((unsigned int)digest[0] << 8 | digest[1]) != sig->quick_check)
 		goto done;
-	if (v->cached_key != signer) {
-		EVP_PKEY_free(v->cached_pkey);
-		v->cached_pkey = pgpk_rsa_pkey(&signer->rsa_n, &signer->rsa_e);
-		v->cached_key = signer;
-	}
-	if (!v->cached_pkey)
+	slot = pgpk_rsa_slot(v, signer);
+	if (slot->ret)
 		goto done;
 	v->verified++;
-	good = !pgpk_rsa_verify_pkey(v->cached_pkey, signer->rsa_n.len,
-				     sig->hash_algo, digest, dlen,
-				     &sig->rsa_s);
+	good = !pgpk_rsa_check(&slot->rsa, v->bn, sig->hash_algo, digest,
+			       dlen, &sig->rsa_s);
 done:
 	sig->verified = good ? 1 : -1;
 	return good;
@@ -531,13 +633,17 @@ static void *pgpk_worker_run(void *arg)
 	size_t i;
 
 	v.md = EVP_MD_CTX_new();
-	if (!v.md) {
+	v.bn = BN_CTX_new();
+	if (v.md && v.bn)
+		for (i = w->first; i < w->ring->ncerts; i += w->stride)
+			pgpk_validate_cert(&v, &w->ring->certs[i]);
+	else
 		w->ret = -ENOMEM;
-		return NULL;
-	}
-	for (i = w->first; i < w->ring->ncerts; i += w->stride)
-		pgpk_validate_cert(&v, &w->ring->certs[i]);
-	EVP_PKEY_free(v.cached_pkey);
+	pgpk_rsa_release(&v.slots[0].rsa);
+	pgpk_rsa_release(&v.slots[1].rsa);
+	for (i = 0; i < sizeof(v.mds) / sizeof(v.mds[0]); i++)
+		EVP_MD_free(v.mds[i]);
+	BN_CTX_free(v.bn);
 	EVP_MD_CTX_free(v.md);
 	w->verified = v.verified;
 	return NULL;

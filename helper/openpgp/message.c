@@ -230,8 +230,8 @@ static int pgpk_msg_walk(struct pgpk_msg *m, const uint8_t *data, size_t len,
 			break;
 		}
 		case PGPK_TAG_COMPRESSED: {
-			uint8_t *buf;
-			size_t blen;
+			uint8_t *buf = NULL;
+			size_t blen = 0;
 
 			if (depth >= PGPK_MAX_NESTING) {
 				ret = pgpk_fail(err, -EBADMSG, pkt.hdr_offset,
