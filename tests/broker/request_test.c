@@ -85,7 +85,7 @@ static const struct {
 	{ { "--hashes=" }, -1 },
 	{ { "--allow-expired" }, 1 },
 	{ { "--allow-expired=yes" }, -1 },
-	{ { "--allow-revoked" }, 1 },
+	{ { "--allow-revoked" }, 0 }, /* revoked: always refused */
 	{ { "--max-input=65536" }, 1 },
 	{ { "--max-input=0" }, -1 },
 	{ { "--timeout-ms=500" }, 1 },
@@ -139,7 +139,7 @@ static void pgpk_test_values(void)
 
 	pgpk_policy_default(&p);
 	if (p.min_rsa_bits != 2048 || p.timeout_ms != 2000 ||
-	    p.negative_timeout != 60 || p.allow_expired || p.allow_revoked ||
+	    p.negative_timeout != 60 || p.allow_expired ||
 	    p.hash_mask != (1U << 8 | 1U << 9 | 1U << 10)) {
 		pgpk_failures++;
 		printf("FAIL defaults\n");
