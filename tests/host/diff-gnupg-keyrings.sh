@@ -1,8 +1,9 @@
 #!/bin/bash
 # Differential test against GnuPG on the keyrings Debian ships:
 # `gpg --show-keys --with-colons` vs `pgpk-helper list --json` on
-# debian-keyring.gpg (28 MB, ~905 certificates) and
-# debian-archive-keyring.gpg.  For every key and subkey: fingerprint, key
+# debian-keyring.gpg (28 MB, ~905 certificates), debian-archive-keyring.gpg,
+# and the smaller debian-maintainers, debian-nonupload, debian-role-keys
+# and debian-archive-removed-keys keyrings.  For every key and subkey: fingerprint, key
 # ID, algorithm, bits, creation, expiry, revocation, user IDs and signing
 # capability agree, or the difference is in
 # tests/openpgp/gnupg-allowlist.txt with its reason
@@ -31,7 +32,11 @@ if [ $# -gt 0 ]; then
 	rings=("$@")
 else
 	rings=(/usr/share/keyrings/debian-keyring.gpg
-		/usr/share/keyrings/debian-archive-keyring.gpg)
+		/usr/share/keyrings/debian-archive-keyring.gpg
+		/usr/share/keyrings/debian-maintainers.gpg
+		/usr/share/keyrings/debian-nonupload.gpg
+		/usr/share/keyrings/debian-role-keys.gpg
+		/usr/share/keyrings/debian-archive-removed-keys.gpg)
 fi
 have=0
 for r in "${rings[@]}"; do

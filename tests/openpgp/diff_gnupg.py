@@ -23,9 +23,8 @@ What is compared (pgpk name <- GnuPG):
                r (revoked), e (expired), i (invalid), n/d (disabled); for
                a subkey also the primary's validity (a subkey of an
                expired or revoked primary cannot sign)
-  uids      <- every uid line whose validity is not 'r' (revoked) nor
-               'i' (invalid), compared as multisets; GnuPG lists revoked
-               user IDs, pgpk lists the valid ones
+  uids      <- every uid line (revoked ones included: both list them),
+               compared as multisets of octet strings
 
 An allowlist (one difference per line: `FPR FIELD reason...`, '#'
 comments) names differences that are understood; every other difference
@@ -62,8 +61,12 @@ def unescape_colon(field):
 
 
 def norm_uid(b):
-    """Compare user IDs as octets; show them as text."""
-    return b.decode("utf-8", "replace")
+    """A user ID's octets as pgpk's JSON writes them: valid UTF-8 stays,
+    every other octet becomes the code point of the same value (\\u00XX).
+    GnuPG prints the raw octets (e.g. Latin-1 names in old keys)."""
+    s = b.decode("utf-8", "surrogateescape")
+    return "".join(chr(ord(ch) - 0xDC00) if 0xDC80 <= ord(ch) <= 0xDCFF
+                   else ch for ch in s)
 
 
 def parse_gpg(path):
@@ -98,8 +101,7 @@ def parse_gpg(path):
                 keys[cur["fpr"]] = cur
                 order.append(cur["fpr"])
             elif tag == "uid" and primary is not None:
-                if fld[1] not in ("r", "i"):
-                    primary["uids"].append(norm_uid(unescape_colon(fld[9])))
+                primary["uids"].append(norm_uid(unescape_colon(fld[9])))
     return keys, order
 
 
@@ -150,9 +152,7 @@ def parse_pgpk(path):
                 "can_sign": bool(o.get("can_sign")),
             }
             if o.get("primary"):
-                view["uids"] = sorted(
-                    norm_uid(u.encode("utf-8", "surrogateescape"))
-                    for u in o.get("uids", []))
+                view["uids"] = sorted(o.get("uids", []))
             else:
                 view["primary_fpr"] = str(o.get("primary_fpr", "")).upper()
             keys[view["fpr"]] = view
