@@ -11,7 +11,8 @@
 
 pgpk_need_module
 pgpk_need_helper
-pgpk_need_data rsa2048.asc rsa2048-sub.keyid rsa3072.asc garbage.asc
+pgpk_need_data rsa2048.asc rsa2048-sub.keyid rsa3072.asc garbage.asc \
+	msg.txt
 pgpk_load
 
 key=$PGPK_DATA/rsa2048.asc
@@ -57,10 +58,11 @@ expect_fail EBADMSG keyctl prequest2 pgpk "$(pgpk_key_desc "$bad")" @s <"$bad"
 pgpk_wait_log "pgpk-helper.*rejected EBADMSG"
 pgpk_log_since "$n"
 
-# Callout data that does not match the SHA-256 in the description.
+# Callout data that does not match the SHA-256 in the description (a
+# hash never requested before, so nothing cached can answer).
 n=$(pgpk_log_lines)
-expect_fail EBADMSG keyctl prequest2 pgpk "$(pgpk_key_desc "$key3")" @s \
-	<"$key"
+expect_fail EBADMSG keyctl prequest2 pgpk \
+	"$(pgpk_key_desc "$PGPK_DATA/msg.txt")" @s <"$key"
 pgpk_wait_log "pgpk-helper.*does not match the SHA-256"
 pgpk_log_since "$n"
 exit 0
