@@ -100,7 +100,7 @@ add "large.sig:data.bin:"
 sign text.sig "$alice" --textmode --armor --detach-sign "$tmp/data.txt"
 add "text.sig:data.txt:"
 # Text mode over CRLF data: the same canonical text.
-sed 's/$/\r/' "$tmp/data.txt" >"$tmp/data-crlf.txt"
+perl -pe 's/\n/\r\n/' "$tmp/data.txt" >"$tmp/data-crlf.txt"
 add "text.sig:data-crlf.txt:"
 sign sub.sig "$alice_sub" --detach-sign "$tmp/data.txt"
 add "sub.sig:data.txt:"
@@ -301,6 +301,39 @@ else
 	echo "FAIL stranger.sig with two keyrings: $(echo "$p" | tr '\n' ';')"
 fi
 
+# Text mode edge cases where GnuPG's canonicalisation (textfilter.c: strip
+# every CR before a line's LF, and trailing CRs of the last line) and the
+# kernel's (kernel/pgpk_hash.c pgpk_digest_data(): LF not preceded by CR
+# becomes CR LF, nothing removed) differ.  pgpk verify computes what the
+# kernel computes, so a text signature over such data is "bad" for pgpk
+# while gpgv says good.  Accepted: agreement, or exactly that difference
+# (reported, so that a fix of the kernel shows up as agreement).
+nknown=0
+known_text() {
+	local name=$1 g p
+	printf "$2" >"$tmp/edge.txt"
+	rm -f "$tmp/edge.sig"
+	sign edge.sig "$alice" --textmode --detach-sign "$tmp/edge.txt"
+	g=$(gpgv_verdicts "$tmp/keys.gpg" "$tmp/edge.sig" "$tmp/edge.txt")
+	p=$(pgpk_verdicts --keyring "$tmp/keys.gpg" "$tmp/edge.sig" \
+		"$tmp/edge.txt")
+	if [ "$(printf '%s\nexit 0' "$g")" = "$p" ]; then
+		npass=$((npass + 1))
+		echo "ok   text mode $name: $g"
+	elif [ "${g%% *}" = good ] && [ "$p" = "$(printf 'bad\nexit 1')" ]; then
+		npass=$((npass + 1)) nknown=$((nknown + 1))
+		echo "KNOWN text mode $name: gpgv good, pgpk (= kernel) bad:" \
+			"canonicalisation differs"
+	else
+		nfail=$((nfail + 1))
+		echo "FAIL text mode $name: gpgv $g, pgpk $(echo "$p" | tr '\n' ';')"
+	fi
+}
+known_text "lone CR inside a line" 'a\rb\nc'
+known_text "CR at the end of the data" 'a\nb\r'
+known_text "CR CR LF" 'a\r\r\nb\n'
+known_text "trailing blanks" 'a \t\nb  '
+
 # Real InRelease files, when apt has fetched some.  Debian's stable
 # release key is EdDSA: pgpk answers "unsupported algorithm" for it.
 archive=/usr/share/keyrings/debian-archive-keyring.gpg
@@ -315,7 +348,8 @@ for f in /var/lib/apt/lists/*InRelease; do
 		check "tampered $(basename "$f")" "$archive" "$tmp/InRelease-bad"
 done
 
-echo "$npass cases agree, $nfail differ ($nreal real InRelease files)"
+echo "$npass cases agree, $nfail differ ($nknown known text-mode" \
+	"differences, $nreal real InRelease files)"
 [ "$nfail" = 0 ] || exit 1
 [ "$npass" -ge 25 ] || die "only $npass cases ran"
 exit 0
