@@ -173,9 +173,9 @@ static char *pgpk_describe(const struct pgpk_key *k,
 	len = min_t(size_t, len, PGPK_DESC_MAX - 9);
 	desc = kasprintf(GFP_KERNEL, "%.*s %*phN", (int)len, uid, 4,
 			 id->keyid + PGPK_KEYID_LEN - 4);
-	/* /proc/keys prints one key per line: no control characters. */
+	/* /proc/keys prints one key per line: no ASCII control characters. */
 	for (i = 0; desc && i < len; i++)
-		if (iscntrl(desc[i]))
+		if ((u8)desc[i] < 0x20 || desc[i] == 0x7f)
 			desc[i] = '?';
 	return desc;
 }

@@ -122,6 +122,8 @@ static long pgpk_upcall_read(const struct key *key, char *buffer,
 {
 	const struct pgpk_payload *p = key->payload.data[0];
 
+	if (!p)
+		return -ENOKEY;
 	if (buffer && buflen)
 		memcpy(buffer, p->data, min(buflen, p->len));
 	return p->len;
