@@ -202,25 +202,30 @@ int pgpk_digest_user_id(struct pgpk_digest *d, const struct pgpk_bytes *uid)
 
 /*
  * The signed data.  RFC 9580 5.2.1: a text signature (type 0x01) is made
- * over the data with line endings converted to CR LF; data already in
- * that form hashes unchanged.
+ * over the data with line endings converted to CR LF.  As GnuPG does
+ * (textfilter.c), every CR at the end of a line is dropped before its CR
+ * LF, and at the end of the data; canonical text hashes unchanged.
  */
 int pgpk_digest_data(struct pgpk_digest *d, const u8 *data, size_t len)
 {
-	const u8 *end = data + len, *nl;
+	const u8 *end = data + len, *eol;
 	int ret = 0;
+	size_t n;
 
 	if (d->sig->type != PGPK_SIG_TEXT)
 		return pgpk_hash(d, data, len);
-	while (!ret && (nl = memchr(data, '\n', end - data))) {
-		if (nl > data && nl[-1] == '\r')
-			ret = pgpk_hash(d, data, nl + 1 - data);
-		else
-			ret = pgpk_hash(d, data, nl - data) ?:
-			      pgpk_hash(d, "\r\n", 2);
-		data = nl + 1;
+	while (!ret && data < end) {
+		eol = memchr(data, '\n', end - data);
+		n = (eol ? eol : end) - data;
+		while (n && data[n - 1] == '\r')
+			n--;
+		ret = pgpk_hash(d, data, n);
+		if (!eol)
+			break;
+		ret = ret ?: pgpk_hash(d, "\r\n", 2);
+		data = eol + 1;
 	}
-	return ret ?: pgpk_hash(d, data, end - data);
+	return ret;
 }
 
 /*
