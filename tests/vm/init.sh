@@ -61,14 +61,14 @@ fi
 
 # pgpk_dump_new LABEL: print and clear the kernel log, print the syslog
 # lines added since the last call; each line prefixed with its origin so
-# the host can scan kernel lines for WARNING/BUG/Oops.  In demo mode the
-# boot messages are kept off the console unless they report trouble.
+# the host can scan kernel lines for WARNING/BUG/Oops.  In demo mode
+# (the demo shows what matters itself) only kernel trouble is printed.
 kernel_trouble='WARNING:|BUG:|Oops|general protection|KASAN|UBSAN|refcount_t'
 kernel_trouble="$kernel_trouble|kmemleak|Kernel panic|blocked for more than"
 kernel_trouble="$kernel_trouble|Call Trace:"
 syslog_seen=0
 pgpk_dump_new() {
-	if [ "$mode" = demo ] && [ "$1" = boot ]; then
+	if [ "$mode" = demo ]; then
 		dmesg -c | grep -E "$kernel_trouble"
 	else
 		dmesg -c
@@ -76,7 +76,7 @@ pgpk_dump_new() {
 		echo "kmsg $1| $line"
 	done
 	total=$(wc -l </var/log/messages)
-	[ "$mode" = demo ] && [ "$1" = boot ] && syslog_seen=$total
+	[ "$mode" = demo ] && syslog_seen=$total
 	if [ "$total" -gt "$syslog_seen" ]; then
 		tail -n +"$((syslog_seen + 1))" /var/log/messages |
 			while IFS= read -r line || [ -n "$line" ]; do

@@ -19,7 +19,8 @@
 # byte changed: every signature above is invalid for it).
 # Real-world keys: debian-archive-key.pgp (Debian 12 archive automatic
 # signing key, RSA 4096 + subkey), debian-release-key.pgp (Debian 11
-# stable release key, RSA 4096).  Garbage: garbage.bin, garbage.asc.
+# stable release key, RSA 4096).  Bad input: rsa2048-truncated.pgp,
+# garbage.bin, garbage.asc.
 set -euo pipefail
 
 out=${PGPK_VM_DATA:?PGPK_VM_DATA not set}
@@ -133,8 +134,16 @@ if [ -f "$keyrings/debian-archive-bullseye-stable.gpg" ]; then
 	note debian-release-key.pgp "Debian 11 release key (RSA 4096)"
 fi
 
-# Not OpenPGP at all.
-head -c 600 /dev/urandom >"$out/garbage.bin"
+# A key cut short inside its first packet (OpenPGP-shaped: the kernel
+# sends it to the helper, whose parser refuses it).
+head -c 200 "$out/rsa2048.pgp" >"$out/rsa2048-truncated.pgp"
+note rsa2048-truncated.pgp "the first 200 octets of rsa2048.pgp"
+
+# Not OpenPGP at all: pseudo-random, the same bytes every run; seed 9
+# starts with 0x02, bit 7 clear, which no OpenPGP packet header has
+# (RFC 9580 4.2), so the kernel refuses it without an upcall.
+perl -e 'srand(9); print map { chr(int(rand(256))) } 1 .. 600' \
+	>"$out/garbage.bin"
 {
 	echo "-----BEGIN PGP PUBLIC KEY BLOCK-----"
 	echo
@@ -142,6 +151,6 @@ head -c 600 /dev/urandom >"$out/garbage.bin"
 	echo "=AAAA"
 	echo "-----END PGP PUBLIC KEY BLOCK-----"
 } >"$out/garbage.asc"
-note garbage.bin "600 random bytes"
+note garbage.bin "600 pseudo-random bytes (fixed seed)"
 note garbage.asc "an armor block around base64 text that is no key"
 cat "$index"

@@ -55,6 +55,49 @@ do
 done
 echo "$i" >"$k/deb.count"
 
+# --- OpenPGP in the wild: RSA certificates from debian-keyring, as they
+# are (all their signatures), under the 64 KiB add_key("asymmetric")
+# takes; gpg's fingerprint, size and validity for each ---
+mkdir -p "$k/wild"
+if [ -f /usr/share/keyrings/debian-keyring.gpg ]; then
+	python3 - /usr/share/keyrings/debian-keyring.gpg "$k/wild" 40 <<'PY'
+import sys
+buf = open(sys.argv[1], "rb").read()
+out, want = sys.argv[2], int(sys.argv[3])
+p, starts = 0, []
+while p < len(buf):
+    h = buf[p]
+    if h & 0x40:
+        tag, l0 = h & 0x3F, buf[p + 1]
+        if l0 < 192:
+            n, hl = l0, 2
+        elif l0 < 224:
+            n, hl = ((l0 - 192) << 8) + buf[p + 2] + 192, 3
+        else:
+            n, hl = int.from_bytes(buf[p + 2:p + 6], "big"), 6
+    else:
+        tag, lt = (h >> 2) & 0xF, h & 3
+        nl = [1, 2, 4][lt]
+        n, hl = int.from_bytes(buf[p + 1:p + 1 + nl], "big"), 1 + nl
+    if tag == 6:
+        starts.append((p, buf[p + hl + 5]))
+    p += hl + n
+starts.append((len(buf), 0))
+i = 0
+for (a, algo), (b, _) in zip(starts, starts[1:]):
+    if algo == 1 and b - a < 60 * 1024 and i < want:
+        i += 1
+        open("%s/%02d.pgp" % (out, i), "wb").write(buf[a:b])
+PY
+fi
+for f in "$k"/wild/*.pgp; do
+	[ -f "$f" ] || continue
+	gpg --batch --with-colons --show-keys "$f" 2>/dev/null | awk -F: -v n="$(basename "$f" .pgp)" '
+		/^pub/ { v = $2; bits = $3 }
+		/^fpr/ { print n, $10, bits, v; exit }'
+done >"$k/wild/list.txt"
+note wild/ "RSA certificates from debian-keyring (NN.pgp; list.txt: NN fpr bits validity)"
+
 # --- the 00-gpg.sh keys in canonical form ---
 for n in rsa2048 rsa3072; do
 	python3 "$mk" key "$out/$n.pgp" >"$k/$n.pgpk"
