@@ -4,7 +4,7 @@
 # what it needs to its own line.
 PGPK_APT_BUILD="bazel-bootstrap gcc clang make libc6-dev pkg-config
 	libseccomp-dev libkeyutils-dev libprotobuf-c-dev protobuf-c-compiler
-	libssl-dev libclang-rt-14-dev"
+	libssl-dev libclang-rt-14-dev zlib1g-dev"
 PGPK_APT_KERNEL="linux-image-amd64 linux-headers-amd64 sparse
 	linux-source-6.1 xz-utils"
 PGPK_APT_VM="qemu-system-x86 busybox-static keyutils cpio"
