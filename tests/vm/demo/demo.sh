@@ -222,8 +222,13 @@ else
 fi
 echo "  Random bytes that do not even look like OpenPGP never leave the"
 echo "  kernel:"
-show_in "$D/garbage.bin" keyctl padd asymmetric "" @s &&
+before=$(count_upcalls)
+if show_in "$D/garbage.bin" keyctl padd asymmetric "" @s; then
 	step_failed "the kernel ACCEPTED garbage as a key"
+fi
+sleep 0.2
+[ "$(count_upcalls)" = "$before" ] ||
+	step_failed "garbage reached the helper"
 
 step "The keys in the session keyring"
 show keyctl show @s
