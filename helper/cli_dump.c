@@ -11,8 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/evp.h>
+
 #include "helper/commands.h"
 #include "kernel/pgpk_canon.h"
+#include "kernel/pgpk_rebuild.h"
 
 struct pgpk_dump {
 	FILE *out;
@@ -76,6 +79,12 @@ static void pgpk_dump_text(struct pgpk_dump *d, const char *name,
 	fprintf(d->out, d->json ? "\"" : "\"\n");
 }
 
+/* RFC 9580 5.5.4: v4 key ID = last 8 octets, v6 = first 8. */
+static const u8 *pgpk_dump_keyid(const u8 *fpr, unsigned int n, u32 version)
+{
+	return version == 6 ? fpr : fpr + n - 8;
+}
+
 static void pgpk_dump_open(struct pgpk_dump *d, const char *name)
 {
 	pgpk_dump_name(d, name);
@@ -128,9 +137,78 @@ static void pgpk_dump_sig(struct pgpk_dump *d, const char *name,
 	pgpk_dump_close(d);
 }
 
+/*
+ * Fingerprint of the rebuilt key packet (RFC 9580 5.5.4: v4 SHA-1, v6
+ * SHA-256), as the kernel computes it.  Returns its length, 0 on error.
+ */
+static unsigned int pgpk_dump_fpr(const struct pgpk_key_material *m,
+				  u8 *fpr)
+{
+	size_t blen = pgpk_rebuild_key_len(m);
+	u8 prefix[PGPK_PREFIX_MAX], *body = malloc(blen ? blen : 1);
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned int n = 0;
+	size_t plen;
+
+	if (!body || !ctx)
+		goto out_free;
+	pgpk_rebuild_key(m, body);
+	plen = pgpk_rebuild_key_prefix(m, blen, prefix);
+	if (!EVP_DigestInit_ex(ctx, m->version == 6 ? EVP_sha256() :
+						      EVP_sha1(), NULL) ||
+	    !EVP_DigestUpdate(ctx, prefix, plen) ||
+	    !EVP_DigestUpdate(ctx, body, blen) ||
+	    !EVP_DigestFinal_ex(ctx, fpr, &n))
+		n = 0;
+out_free:
+	EVP_MD_CTX_free(ctx);
+	free(body);
+	return n;
+}
+
+/* The fingerprint, key ID and (with a user ID) the key description the
+ * 2022 patch set builds: user ID cut at '(' and trailing spaces, a space,
+ * the last 8 hex digits of the key ID in lower case. */
+static void pgpk_dump_ids(struct pgpk_dump *d, const struct pgpk_key *k)
+{
+	u8 fpr[EVP_MAX_MD_SIZE];
+	struct pgpk_bytes b = { .data = fpr };
+	unsigned int n = pgpk_dump_fpr(&k->material, fpr);
+	const u8 *kid;
+	u32 ulen;
+	char desc[300];
+
+	if (!n)
+		return;
+	b.len = n;
+	pgpk_dump_hex(d, "fingerprint", &b);
+	kid = pgpk_dump_keyid(fpr, n, k->material.version);
+	b.data = kid;
+	b.len = 8;
+	pgpk_dump_hex(d, "key_id", &b);
+	if (!PGPK_HAS(k, PGPK_KEY_USER_ID))
+		return;
+	ulen = k->user_id.len;
+	for (u32 i = 0; i < k->user_id.len; i++)
+		if (k->user_id.data[i] == '(') {
+			ulen = i;
+			break;
+		}
+	while (ulen && k->user_id.data[ulen - 1] == ' ')
+		ulen--;
+	if (ulen > 255 - 9)
+		ulen = 255 - 9;
+	snprintf(desc, sizeof(desc), "%.*s %02x%02x%02x%02x", (int)ulen,
+		 (const char *)k->user_id.data, kid[4], kid[5], kid[6], kid[7]);
+	b.data = (const u8 *)desc;
+	b.len = (u32)strlen(desc);
+	pgpk_dump_text(d, "description", &b);
+}
+
 static void pgpk_dump_key(struct pgpk_dump *d, const struct pgpk_key *k)
 {
 	pgpk_dump_open(d, "key");
+	pgpk_dump_ids(d, k);
 	pgpk_dump_material(d, "material", &k->material);
 	if (PGPK_HAS(k, PGPK_KEY_PACKET_OFFSET))
 		pgpk_dump_u64(d, "packet_offset", k->packet_offset);
