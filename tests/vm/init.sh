@@ -171,14 +171,17 @@ demo)
 			"$c" | head -n 1)
 		[ -n "$limit" ] || limit=$default_timeout
 		echo "PGPK-CASE-BEGIN $name"
+		t0=$(uptime)
 		pgpk_run "$name" "$limit" "$name| " sh "$c"
+		took=$(awk -v a="$t0" -v b="$(uptime)" \
+			'BEGIN { printf "%.1f", b - a }')
 		pgpk_dump_new "$name"
 		case "$rc" in
 		0) verdict=PASS npass=$((npass + 1)) ;;
 		77) verdict=SKIP nskip=$((nskip + 1)) ;;
 		*) verdict=FAIL nfail=$((nfail + 1)) ;;
 		esac
-		echo "PGPK-CASE $name $verdict (exit $rc)"
+		echo "PGPK-CASE $name $verdict (exit $rc, ${took}s)"
 	done
 	echo "PGPK-VM-SUMMARY $npass passed, $nfail failed, $nskip skipped"
 	;;

@@ -222,6 +222,9 @@ log "VM ran $(secs "$t_boot" "$t_end")s (qemu exit $qrc); console: $console"
 boot=$(sed -n 's/^PGPK-VM-START .*uptime=\([0-9.]*\).*/\1/p' "$console")
 [ -n "$boot" ] && log "kernel boot to /init: ${boot}s (guest uptime)"
 [ -n "$first_case" ] || log "the VM never reached /init"
+slow=$(sed -n 's/^PGPK-CASE \([^ ]*\) [A-Z]* (exit [0-9]*, \([0-9.]*\)s)$/\2s \1/p' \
+	"$console" | sort -rn | head -n 3 | tr '\n' ' ')
+[ -n "$slow" ] && log "slowest cases: $slow"
 [ "$qrc" -eq 124 ] && log "VM killed after ${PGPK_VM_TIMEOUT}s (hard limit)"
 
 # --- verdicts ---
@@ -262,7 +265,7 @@ for c in "${cases[@]}"; do
 		why=$(grep -a -E "^$n\| (FAIL: |\*\*\* (killed|hung))" "$console" |
 			tail -n 1 | cut -d ' ' -f 2-)
 		[ -n "$why" ] || why=$(grep -a -E "^PGPK-CASE $n FAIL" "$console" |
-			tail -n 1 | sed -n 's/.*(\(exit [0-9]*\)).*/\1/p')
+			tail -n 1 | sed -n 's/.*(\(exit [0-9]*\).*/\1/p')
 		echo "FAIL: vm/$n (${why:-no reason given})"
 		# The case's last lines, for whoever reads the suite output.
 		grep -a "^$n| " "$console" | tail -n 15 | sed 's/^/    /'
