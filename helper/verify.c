@@ -6,6 +6,13 @@
  *   pgpk-helper verify [POLICY] [--now T] --keyring FILE [--keyring FILE]
  *                      SIG [DATA]
  *
+ * SIG: a detached signature (binary or armored; DATA is the signed file),
+ * an inline signed or cleartext-signed message (no DATA), or a canonical
+ * signature blob (`pgpk-helper sig`), which, as in the kernel, is decoded
+ * directly.  KEYRING: binary or armored keys.  POLICY: the broker's policy
+ * options (policy/request-key.d/pgpk.conf), default policy otherwise.
+ * --now T judges expiry at Unix time T instead of the clock.
+ *
  * Nothing OpenPGP is trusted past the conversion: the signature becomes a
  * canonical blob (pgpk_sig_canonical(), the code behind pgpk_convert()
  * WANT_SIG), decoded with the kernel's strict decoder; candidate keys
@@ -435,11 +442,12 @@ cleanup_pkey:
 /* Verify signature @idx of @set: prints one line, returns a verdict. */
 static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 					 const struct pgpk_sigset *set,
-					 size_t idx)
+					 size_t idx, const uint8_t *given,
+					 size_t given_len)
 {
 	struct pgpk_verify_key vk = { 0 };
 	uint8_t digest[EVP_MAX_MD_SIZE];
-	struct pgpk_canon_error cerr;
+	struct pgpk_canon_error cerr = { 0 };
 	const uint8_t *data = vc->data;
 	size_t data_len = vc->data_len, tlen;
 	enum pgpk_verdict verdict = PGPK_VERDICT_ERROR;
@@ -451,19 +459,25 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 	unsigned int dlen = 0;
 	char why[512] = "", rule[256], fpr[2 * PGPK_FPR_MAX + 1], uid[256];
 	uint8_t *blob = NULL, *trailer = NULL;
+	const uint8_t *canon_blob = given;
 	const EVP_MD *md;
-	size_t blob_len;
+	size_t blob_len = given_len;
 	int ret;
 
-	/* The signature, as the kernel receives it from the helper. */
-	ret = pgpk_sig_canonical(set, idx, &blob, &blob_len, &err);
-	if (ret) {
-		snprintf(why, sizeof(why), "%s: %s (offset %zu)",
-			 ret == -ENOPKG ? "unsupported algorithm" : "malformed",
-			 err.msg, err.offset);
-		goto report;
+	/* The signature, as the kernel receives it from the helper (or as
+	 * given, if it already is a canonical blob). */
+	if (!given) {
+		ret = pgpk_sig_canonical(set, idx, &blob, &blob_len, &err);
+		if (ret) {
+			snprintf(why, sizeof(why), "%s: %s (offset %zu)",
+				 ret == -ENOPKG ? "unsupported algorithm" :
+						  "malformed",
+				 err.msg, err.offset);
+			goto report;
+		}
+		canon_blob = blob;
 	}
-	if (pgpk_canon_decode(blob, blob_len, &canon, &cerr) ||
+	if (pgpk_canon_decode(canon_blob, blob_len, &canon, &cerr) ||
 	    !PGPK_HAS(&canon, PGPK_CANON_SIGNATURE)) {
 		snprintf(
 			why, sizeof(why),
@@ -628,7 +642,8 @@ int pgpk_cmd_verify(int argc, char **argv)
 	struct pgpk_verify_ctx vc = { .now = time(NULL) };
 	const char *keyrings[PGPK_VERIFY_MAX_KEYRINGS];
 	const char *sig_path = NULL, *data_path = NULL;
-	size_t nkeyrings = 0, i, sig_len = 0, data_len = 0;
+	size_t nkeyrings = 0, i, nsigs, sig_len = 0, data_len = 0;
+	bool canonical;
 	uint8_t *sig_buf = NULL, *data_buf = NULL;
 	struct pgpk_sigset *set = NULL;
 	enum pgpk_verdict worst = PGPK_VERDICT_GOOD, v;
@@ -690,19 +705,26 @@ int pgpk_cmd_verify(int argc, char **argv)
 		vc.data = data_buf;
 		vc.data_len = data_len;
 	}
-	r = pgpk_sigset_parse(sig_buf, sig_len, &set, &err);
-	if (r) {
-		fprintf(stderr,
-			"pgpk-helper verify: %s: %s: %s at offset %zu\n",
-			sig_path,
-			r == -ENOPKG ? "unsupported" : "malformed signature",
-			err.msg, err.offset);
-		goto cleanup;
-	}
-	if (!set->nsigs) {
-		fprintf(stderr, "pgpk-helper verify: %s: no signature\n",
-			sig_path);
-		goto cleanup;
+	/* A canonical signature goes straight to the strict decoder, as in
+	 * the kernel (kernel/pgpk_verify.c pgpk_sig_obtain()). */
+	canonical = pgpk_canon_is_canonical(sig_buf, sig_len);
+	if (!canonical) {
+		r = pgpk_sigset_parse(sig_buf, sig_len, &set, &err);
+		if (r) {
+			fprintf(stderr,
+				"pgpk-helper verify: %s: %s: %s at offset %zu\n",
+				sig_path,
+				r == -ENOPKG ? "unsupported" :
+					       "malformed signature",
+				err.msg, err.offset);
+			goto cleanup;
+		}
+		if (!set->nsigs) {
+			fprintf(stderr,
+				"pgpk-helper verify: %s: no signature\n",
+				sig_path);
+			goto cleanup;
+		}
 	}
 	for (i = 0; i < nkeyrings; i++)
 		if (pgpk_verify_add_keyring(&vc, keyrings[i]))
@@ -710,8 +732,10 @@ int pgpk_cmd_verify(int argc, char **argv)
 
 	/* gpgv's rule: 1 if a signature is bad (and, like gpgv, stop
 	 * there), else 2 if one could not be checked, else 0. */
-	for (i = 0; i < set->nsigs && worst != PGPK_VERDICT_BAD; i++) {
-		v = pgpk_verify_one(&vc, set, i);
+	nsigs = canonical ? 1 : set->nsigs;
+	for (i = 0; i < nsigs && worst != PGPK_VERDICT_BAD; i++) {
+		v = pgpk_verify_one(&vc, set, i, canonical ? sig_buf : NULL,
+				    sig_len);
 		if (v == PGPK_VERDICT_BAD ||
 		    (v == PGPK_VERDICT_ERROR && worst == PGPK_VERDICT_GOOD))
 			worst = v;
