@@ -9,6 +9,7 @@
  * cache keyring: the cache is searched first, every answer (positive, or
  * negative with the helper's timeout) is linked there, and one upcall
  * serves every caller whatever its session, until the answer times out.
+ * The cache is also searched directly first, for negative answers.
  *
  * Like dns_resolver, the kernel re-validates what its own helper said:
  * the payload is strictly decoded here and again by its reader.
@@ -140,6 +141,35 @@ static struct key_type pgpk_key_type_upcall = {
 	.read			= pgpk_upcall_read,
 };
 
+/*
+ * The cache first, directly: request_key() would ignore a negative answer
+ * with an error other than ENOKEY when a later keyring of the caller has
+ * no match, and ask the helper again.  -EAGAIN: not cached.
+ */
+static struct key *pgpk_cache_lookup(const char *desc)
+{
+	struct key *key;
+	key_ref_t ref;
+	int ret;
+
+	ref = keyring_search(make_key_ref(pgpk_cache, true),
+			     &pgpk_key_type_upcall, desc, false);
+	if (IS_ERR(ref)) {
+		ret = PTR_ERR(ref);
+		if (ret == -EKEYEXPIRED || ret == -EKEYREVOKED)
+			ret = -EAGAIN;
+		return ERR_PTR(ret);
+	}
+	key = key_ref_to_ptr(ref);
+	/* Another caller's upcall may still be running. */
+	ret = wait_for_key_construction(key, false);
+	if (ret) {
+		key_put(key);
+		return ERR_PTR(ret);
+	}
+	return key;
+}
+
 /* request_key() with the cache as the thread keyring: see the top. */
 static struct key *pgpk_request(const char *desc, const struct pgpk_input *in)
 {
@@ -147,6 +177,9 @@ static struct key *pgpk_request(const char *desc, const struct pgpk_input *in)
 	struct cred *cred;
 	struct key *key;
 
+	key = pgpk_cache_lookup(desc);
+	if (key != ERR_PTR(-EAGAIN))
+		return key;
 	cred = prepare_creds();
 	if (!cred)
 		return ERR_PTR(-ENOMEM);

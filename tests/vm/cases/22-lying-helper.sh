@@ -2,14 +2,15 @@
 # A helper that lies is refused by the binding check, with a log line
 # saying which check failed: another key's canonical blob (key packet
 # differs), the right key with a changed user ID, an answer without
-# offsets, a subkey although none was selected.  The fake helper serves
+# offsets, a subkey although none was selected; for a signature, another
+# message's valid signature.  The fake helper serves
 # answers prepared on the host (k/liar/) through its own request-key
 # configuration, restored afterwards.
 . /pgpk/lib.sh
 K=$PGPK_DATA/k
 pgpk_need_module
 pgpk_need_data k/fake-helper.sh k/deb1.pgp k/certified.pgp rsa3072.pgp \
-	rsa2048.asc
+	rsa2048.asc k/rsa2048.pgpk msg.rsa3072.gpg
 pgpk_load
 
 conf=/etc/request-key.d/pgpk.conf
@@ -40,8 +41,17 @@ lie "$K/certified.pgp" "binding: answer lacks an offset" "no offsets" \
 lie "$PGPK_DATA/rsa2048.asc" "binding: answer is a subkey" \
 	"unselected subkey" "$PGPK_DATA/rsa2048-sub.fpr"
 
-# The refusals are cached like any answer? No: the helper's answer was
-# positive; the kernel refuses it again without asking twice.
+# A signature request answered with another valid signature by a key the
+# caller trusts: without the binding it would verify.
+expect_ok keyctl padd asymmetric "" @s <"$K/rsa2048.pgpk"
+pgpk_kmsg_mark
+expect_fail EKEYREJECTED keyctl padd pgpk_test other @s \
+	<"$PGPK_DATA/msg.rsa3072.gpg"
+assert_contains "$(pgpk_kmsg_since)" \
+	"binding: signature value not in the submitted bytes" "kernel log"
+
+# The helper's (lying) answer stays cached: the kernel refuses it again
+# without a second upcall.
 up=$(count_upcalls)
 expect_fail EKEYREJECTED keyctl padd asymmetric "" @s <"$K/deb1.pgp"
 sleep 0.5

@@ -34,6 +34,12 @@ for f in "$K/truncated.pgp" "$K/big.pgp" "$D/garbage.asc"; do
 	echo "ok: $f refused in $(awk -v a="$start" -v b="$end" \
 		'BEGIN { print b - a }')s"
 done
+# The helper's refusal is cached for the time it set: no second upcall.
+sleep 0.5
+up=$(count_upcalls)
+expect_fail EBADMSG keyctl padd asymmetric "" @s <"$D/garbage.asc"
+sleep 0.5
+assert_eq "$up" "$(count_upcalls)" "upcalls for a refused blob, again"
 # Random bytes: OpenPGP-looking (bit 7) or not, never a key.
 if pgpk_run keyctl padd asymmetric "" @s <"$D/garbage.bin"; then
 	pgpk_fail "garbage accepted"

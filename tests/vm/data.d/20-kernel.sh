@@ -167,6 +167,10 @@ lie "$k/certified.pgp" "$k/liar.nooffset"
 python3 "$mk" key "$out/rsa2048.asc" "$(cat "$out/rsa2048-sub.fpr")" \
 	>"$k/liar.subkey"
 lie "$out/rsa2048.asc" "$k/liar.subkey"
+# msg.rsa3072.gpg answered with another message's valid signature (by
+# rsa2048, over msg.txt): its RSA value is not in the submitted bytes.
+python3 "$mk" sig "$k/msg.sha512.gpg" >"$k/liar.othersig"
+lie "$out/msg.rsa3072.gpg" "$k/liar.othersig"
 note liar/ "lying answers, file name = SHA-256 of the callout"
 
 # --- true answers by callout SHA-256 (and "_SELECT"), for the fake helper ---
