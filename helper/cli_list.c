@@ -232,7 +232,7 @@ int pgpk_cmd_list(int argc, char **argv)
 		fputc('\n', stdout);
 	}
 	if (!json)
-		fprintf(stderr, "%zu certificates, %zu RSA signatures verified\n",
+		fprintf(stderr, "%zu certificates, %zu signatures verified\n",
 			ring->ncerts, ring->nsigs_verified);
 	pgpk_keyring_free(ring);
 	if (fflush(stdout))

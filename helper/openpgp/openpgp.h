@@ -145,6 +145,10 @@ struct pgpk_signature {
 	 * -1 bad.  Signatures by non-RSA keys are not verified (see
 	 * cert.c) and count as good when well formed. */
 	int8_t verified;
+	/* The algorithm-specific signature fields (RFC 9580 5.2.3.1 ff.),
+	 * as in the packet: MPIs or native octets. */
+	const uint8_t *sig_fields;
+	size_t sig_fields_len;
 };
 
 /* One key packet, primary (tag 6) or subkey (tag 14), RFC 9580 5.5.2. */
@@ -386,6 +390,16 @@ int pgpk_sig_canonical(const struct pgpk_sigset *set, size_t idx,
 
 /* OpenSSL digest name for an RFC 9580 9.5 hash id, or NULL. */
 const char *pgpk_md_name(unsigned int hash_algo);
+
+/*
+ * Verify a signature made by `key` over an already computed digest, any
+ * algorithm OpenSSL implements: RSA (PKCS#1 v1.5), DSA, ECDSA (NIST,
+ * brainpool, secp256k1), EdDSA (legacy 22 and Ed25519/Ed448).  0 good,
+ * -EKEYREJECTED bad, -ENOPKG algorithm or curve not supported.
+ */
+int pgpk_verify_digest(const struct pgpk_pubkey *key,
+		       const struct pgpk_signature *sig, const uint8_t *digest,
+		       size_t digest_len);
 
 /*
  * Verify an RSA PKCS#1 v1.5 signature over an already computed digest

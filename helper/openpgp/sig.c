@@ -260,6 +260,8 @@ static int pgpk_sig_fields(struct pgpk_cursor *c, struct pgpk_signature *sig,
 	const uint8_t *p;
 	bool noncanon = false;
 
+	sig->sig_fields = c->data + c->pos;
+	sig->sig_fields_len = pgpk_cursor_left(c);
 	switch (sig->pk_algo) {
 	case PGPK_PK_RSA:
 	case PGPK_PK_RSA_E:

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Benchmark (not a test): `pgpk-helper list` against
 # `gpg --show-keys --with-colons` on the same keyring in the same run.
-# Prints keys/s, MB/s, the speed ratio, peak RSS and how many RSA
+# Prints keys/s, MB/s, the speed ratio, peak RSS and how many
 # signatures pgpk verified (GnuPG checks the same self-signatures).
 #
 #   tests/openpgp/bench-list.sh [KEYRING] [RUNS]
@@ -37,7 +37,7 @@ best() {
 }
 
 P=$(best "$HELPER" list "$KEYRING")
-VERIFIED=$(sed -n 's/.* \([0-9]*\) RSA signatures verified/\1/p' "$TMP/err")
+VERIFIED=$(sed -n 's/.* \([0-9]*\) signatures verified/\1/p' "$TMP/err")
 "$HELPER" list --json "$KEYRING" >"$TMP/pgpk.json"
 KEYS=$(wc -l <"$TMP/pgpk.json")
 G=$(best gpg --batch --show-keys --with-colons "$KEYRING")
@@ -51,7 +51,7 @@ awk -v pt="${P% *}" -v prss="${P#* }" -v gt="${G% *}" -v grss="${G#* }" \
 	if (pt <= 0) pt = 0.001
 	if (gt <= 0) gt = 0.001
 	printf "keyring: %s (%.1f MB)\n", ring, mb
-	printf "pgpk-helper list: %.3f s, %d keys, %.0f keys/s, %.1f MB/s, peak RSS %.1f MB (%.2fx input), %d RSA signatures verified\n",
+	printf "pgpk-helper list: %.3f s, %d keys, %.0f keys/s, %.1f MB/s, peak RSS %.1f MB (%.2fx input), %d signatures verified\n",
 	       pt, keys, keys / pt, mb / pt, prss / 1024, prss * 1024 / size, ver
 	printf "gpg --show-keys:  %.3f s, %d keys, %.0f keys/s, %.1f MB/s, peak RSS %.1f MB\n",
 	       gt, gkeys, gkeys / gt, mb / gt, grss / 1024

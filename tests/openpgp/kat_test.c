@@ -192,6 +192,47 @@ static void test_validity(void)
 	free(in);
 }
 
+/* Non-RSA self-signatures are verified too (pkalgo.c): each key is
+ * valid as made by gpg, and invalid once its signature value changes. */
+static void test_non_rsa(void)
+{
+	static const struct {
+		const char *file;
+		unsigned int algo, bits;
+	} cases[] = {
+		{ "ed25519.gpg", PGPK_PK_EDDSA_LEGACY, 255 },
+		{ "nistp256.gpg", PGPK_PK_ECDSA, 256 },
+		{ "dsa.gpg", PGPK_PK_DSA, 2048 },
+	};
+	struct pgpk_parse_opts opts = { .now = NOW };
+	struct pgpk_keyring *ring;
+	struct pgpk_error err;
+	size_t i, len;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint8_t *in = pgpk_test_read(cases[i].file, &len);
+
+		CHECK_EQ(pgpk_keyring_parse(in, len, &opts, &ring, &err), 0);
+		if (ring) {
+			const struct pgpk_pubkey *k = &ring->certs[0].primary;
+
+			CHECK_EQ(k->algo, cases[i].algo);
+			CHECK_EQ(k->bits, cases[i].bits);
+			CHECK(k->valid && k->can_sign);
+			CHECK_EQ(ring->nsigs_verified, 1);
+			pgpk_keyring_free(ring);
+		}
+		in[len - 2] ^= 0x10;
+		CHECK_EQ(pgpk_keyring_parse(in, len, &opts, &ring, &err), 0);
+		if (ring) {
+			CHECK(!ring->certs[0].primary.valid);
+			CHECK(!ring->certs[0].primary.can_sign);
+			pgpk_keyring_free(ring);
+		}
+		free(in);
+	}
+}
+
 /* A hand-made v3 key packet: refused as unsupported, clearly. */
 static void test_v3_key(void)
 {
@@ -313,6 +354,7 @@ int main(void)
 	test_known_blobs();
 	test_fingerprints();
 	test_validity();
+	test_non_rsa();
 	test_v3_key();
 	test_messages();
 	return pgpk_test_done("kat_test");
