@@ -216,8 +216,10 @@ static const char *pgpk_verify_uid(const struct pgpk_cert *cert, char *buf,
 	const struct pgpk_userid *uid = pgpk_cert_primary_uid(cert);
 	size_t n;
 
-	if (!uid)
-		return "(no user ID)";
+	if (!uid) {
+		snprintf(buf, size, "(no user ID)");
+		return buf;
+	}
 	n = uid->len < size - 1 ? uid->len : size - 1;
 	memcpy(buf, uid->data, n);
 	buf[n] = '\0';
@@ -278,6 +280,16 @@ static int pgpk_verify_find(const struct pgpk_verify_ctx *vc,
 			 pub->subkey ? "subkey of " : "", uid,
 			 pub->revoked ? "key" : "primary key");
 		return -EKEYREJECTED;
+	}
+	/* A subkey lives no longer than its primary key (RFC 9580 5.2.3.13
+	 * on the primary's self-signature); the canonical Key carries only
+	 * the subkey's own expiry, so this is checked here. */
+	if (pub->subkey && cert->primary.expired && !vc->policy.allow_expired) {
+		snprintf(
+			why, why_len,
+			"expired key: the primary key of %s expired at %" PRId64,
+			uid, cert->primary.expires);
+		return -EKEYEXPIRED;
 	}
 	if (pub->algo != PGPK_PK_RSA && pub->algo != PGPK_PK_RSA_S) {
 		snprintf(

@@ -70,6 +70,16 @@ EXPIRE=1y expired=$(genkey "Old Key <old@example.org>" \
 	--faked-system-time 20200101T000000)
 [ -n "$expired" ] || die "no fingerprint for the expired key"
 
+# A primary key that expired in 2021 with a signing subkey that never
+# expires: the subkey dies with its primary.
+EXPIRE=1y oldprim=$(genkey "Old Primary <oldprim@example.org>" \
+	--faked-system-time 20200101T000000)
+[ -n "$oldprim" ] || die "no fingerprint for the old primary key"
+$G --faked-system-time 20200101T000100 --quick-add-key "$oldprim" rsa2048 \
+	sign never 2>>"$tmp/gpg.log" || die "adding a subkey to the old primary"
+oldprim_sub=$(gpg --with-colons --list-keys "$oldprim" |
+	awk -F: '/^sub/ { s = 1 } s && /^fpr/ { print $10; exit }')
+
 revoked=$(genkey "Revoked Key <revoked@example.org>")
 [ -n "$revoked" ] || die "no fingerprint for the revoked key"
 
@@ -113,6 +123,9 @@ add "sha1.sig:data.txt:weak-hash"
 sign expired.sig "$expired" --faked-system-time 20200601T000000 \
 	--detach-sign "$tmp/data.txt"
 add "expired.sig:data.txt:"
+sign oldprim-sub.sig "$oldprim_sub" --faked-system-time 20200601T000000 \
+	--detach-sign "$tmp/data.txt"
+add "oldprim-sub.sig:data.txt:"
 sign revoked.sig "$revoked" --detach-sign "$tmp/data.txt"
 add "revoked.sig:data.txt:"
 sign stranger.sig "$stranger" --detach-sign "$tmp/data.txt"
@@ -171,7 +184,7 @@ sed 's/^:-----BEGIN/-----BEGIN/' \
 $G --import "$tmp/rev.asc" 2>>"$tmp/gpg.log" || die "importing revocation"
 
 # The keyrings: everything but the stranger, binary and armored.
-gpg --export "$alice" "$expired" "$revoked" >"$tmp/keys.gpg" ||
+gpg --export "$alice" "$expired" "$oldprim" "$revoked" >"$tmp/keys.gpg" ||
 	die "export"
 gpg --armor --export "$alice" >"$tmp/alice.asc" || die "export"
 
