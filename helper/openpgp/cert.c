@@ -30,7 +30,7 @@
 
 /* Larger public exponents make verification as slow as a private-key
  * operation: refused for self-signature checks (hostile input). */
-#define PGPK_MAX_RSA_E_OCTETS	32
+#define PGPK_MAX_RSA_E_OCTETS	8	/* 64 bits, OpenSSL's limit for big n */
 #define PGPK_MAX_RSA_N_OCTETS	2048	/* 16384 bits */
 
 struct pgpk_ring_priv {
@@ -719,6 +719,12 @@ static int pgpk_frame_all(const struct pgpk_input *input,
 		if (ret)
 			goto error_free_pkts;
 		if (pgpk_tag_ignored(pkt.tag))
+			continue;
+		/* RFC 9580 5.2.3: no signature packet is shorter than 12
+		 * octets (v4 without subpackets, 1-bit MPI).  Such a packet
+		 * could only be ignored later; not storing it bounds the
+		 * memory a hostile input of tiny packets can claim. */
+		if (pkt.tag == PGPK_TAG_SIGNATURE && pkt.len < 12 && n)
 			continue;
 		switch (pkt.tag) {
 		case PGPK_TAG_PUBLIC_KEY:

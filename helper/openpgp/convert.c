@@ -327,6 +327,15 @@ static int pgpk_convert_key(const uint8_t *in, size_t len,
 				key->offset);
 		goto out_free_ring;
 	}
+	/* RFC 9580 5.2.3.34: a signing subkey must prove, by its own
+	 * signature, that it belongs to this primary key; the kernel
+	 * cannot check that (it never sees the back-signature). */
+	if (key->subkey && (key->usage & PGPK_KF_SIGN) && !key->backsig) {
+		ret = pgpk_fail(err, -EKEYREJECTED, key->offset,
+				"signing subkey at offset %zu has no valid primary key binding signature (0x19)",
+				key->offset);
+		goto out_free_ring;
+	}
 	/* The kernel cannot see revocations: refusing them is our job. */
 	if (key->revoked) {
 		ret = pgpk_fail(err, -EKEYREJECTED, key->offset,

@@ -16,7 +16,7 @@
 
 /* Hard caps against hostile input (allocation and work bounds). */
 #define PGPK_MAX_INPUT		(256u * 1024 * 1024)	/* whole input */
-#define PGPK_MAX_PACKETS	(16u * 1024 * 1024)	/* packets per input */
+#define PGPK_MAX_PACKETS	(4u * 1024 * 1024)	/* packets per input */
 #define PGPK_MAX_NESTING	4	/* compressed-in-compressed, embedded */
 #define PGPK_MAX_MPI_BITS	16384	/* larger integers are refused */
 

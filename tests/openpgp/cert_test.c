@@ -416,6 +416,26 @@ static void test_newest_and_primary(const struct rsakey *k)
 	}
 }
 
+/* pgpk_convert() of the subkey: 0 or the error. */
+static int convert_sub(const struct buf *cert, const struct rsakey *sub)
+{
+	struct pgpk_convert_opts copts = { .now = NOW };
+	struct pgpk_error err;
+	char sel[65];
+	uint8_t *out;
+	size_t olen, i;
+	int ret;
+
+	for (i = 0; i < sub->fpr_len; i++)
+		sprintf(sel + 2 * i, "%02X", sub->fpr[i]);
+	copts.select = sel;
+	ret = pgpk_convert(cert->d, cert->n, PGPK_WANT_KEY, &copts, &out,
+			   &olen, &err);
+	if (!ret)
+		free(out);
+	return ret;
+}
+
 static void test_subkeys(const struct rsakey *k, const struct rsakey *sub)
 {
 	struct buf cert = { .n = 0 }, key = k->body, skey = sub->body;
@@ -442,6 +462,8 @@ static void test_subkeys(const struct rsakey *k, const struct rsakey *sub)
 		CHECK(s->valid && !s->backsig && !s->can_sign);
 		pgpk_keyring_free(ring);
 	}
+	/* ... and not converted (the kernel could not tell). */
+	CHECK_EQ(convert_sub(&cert, sub), -EKEYREJECTED);
 
 	/* With the 0x19 back-signature embedded (unhashed, as gpg). */
 	cert.n = base;
@@ -461,6 +483,7 @@ static void test_subkeys(const struct rsakey *k, const struct rsakey *sub)
 		CHECK(!memcmp(s->fpr, sub->fpr, sub->fpr_len));
 		pgpk_keyring_free(ring);
 	}
+	CHECK_EQ(convert_sub(&cert, sub), 0);
 
 	/* A back-signature made by the primary instead: refused. */
 	{
@@ -493,6 +516,7 @@ static void test_subkeys(const struct rsakey *k, const struct rsakey *sub)
 		CHECK(!ring->certs[0].primary.revoked);
 		pgpk_keyring_free(ring);
 	}
+	CHECK_EQ(convert_sub(&cert, sub), -EKEYREJECTED);
 }
 
 int main(void)
