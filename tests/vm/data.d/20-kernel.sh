@@ -98,6 +98,33 @@ for f in "$k"/wild/*.pgp; do
 done >"$k/wild/list.txt"
 note wild/ "RSA certificates from debian-keyring (NN.pgp; list.txt: NN fpr bits validity)"
 
+# --- rsa2048.pgp re-framed with OpenPGP-format packet headers (RFC 9580
+# 4.2.1): shortest lengths, and 5-octet lengths everywhere ---
+python3 - "$out/rsa2048.pgp" "$k" <<'PY'
+import sys
+buf = open(sys.argv[1], "rb").read()
+pkts, p = [], 0
+while p < len(buf):
+    h = buf[p]
+    assert h & 0x80 and not h & 0x40, "gpg writes legacy headers"
+    tag, lt = (h >> 2) & 0xF, h & 3
+    nl = [1, 2, 4][lt]
+    n = int.from_bytes(buf[p + 1:p + 1 + nl], "big")
+    pkts.append((tag, buf[p + 1 + nl:p + 1 + nl + n]))
+    p += 1 + nl + n
+def short(n):
+    if n < 192:
+        return bytes([n])
+    if n < 8384:
+        return bytes([((n - 192) >> 8) + 192, (n - 192) & 0xFF])
+    return b"\xff" + n.to_bytes(4, "big")
+for name, enc in (("newfmt", short), ("newfmt5", lambda n: b"\xff" + n.to_bytes(4, "big"))):
+    open("%s/%s.pgp" % (sys.argv[2], name), "wb").write(
+        b"".join(bytes([0xC0 | t]) + enc(len(b)) + b for t, b in pkts))
+PY
+note newfmt.pgp "rsa2048.pgp with OpenPGP-format headers, shortest lengths"
+note newfmt5.pgp "rsa2048.pgp with OpenPGP-format headers, 5-octet lengths"
+
 # --- the 00-gpg.sh keys in canonical form ---
 for n in rsa2048 rsa3072; do
 	python3 "$mk" key "$out/$n.pgp" >"$k/$n.pgpk"
