@@ -142,8 +142,8 @@ struct pgpk_signature {
 	bool malformed;
 	bool has_created;	/* a creation time was present */
 	/* Verification result inside a keyring: 0 not checked, 1 good,
-	 * -1 bad.  Signatures by non-RSA keys are not verified (see
-	 * cert.c) and count as good when well formed. */
+	 * -1 bad.  RSA, DSA, ECDSA and EdDSA are verified with OpenSSL;
+	 * other algorithms never verify (as in GnuPG). */
 	int8_t verified;
 	/* The algorithm-specific signature fields (RFC 9580 5.2.3.1 ff.),
 	 * as in the packet: MPIs or native octets. */
