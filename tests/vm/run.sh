@@ -24,11 +24,14 @@
 #   PGPK_VM_VERBOSE=1     stream the console to stdout as it runs
 #   PGPK_VM_NO_BUILD=1    do not run bazel/make (use what is there)
 #   PGPK_VM_OUT           output directory (default tests/vm/out)
+#   PGPK_VM_CASES_DIR     where the cases are (default tests/vm/cases)
+#   PGPK_VM_NO_DATA=1     do not run the data generators
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 out=${PGPK_VM_OUT:-$here/out}
+casedir=${PGPK_VM_CASES_DIR:-$here/cases}
 mode=cases
 cases=()
 for a in "$@"; do
@@ -42,16 +45,16 @@ for a in "$@"; do
 	*)
 		n=${a##*/}
 		n=${n%.sh}
-		if [ ! -f "$here/cases/$n.sh" ]; then
-			echo "run.sh: no such case: $here/cases/$n.sh" >&2
+		if [ ! -f "$casedir/$n.sh" ]; then
+			echo "run.sh: no such case: $casedir/$n.sh" >&2
 			exit 2
 		fi
-		cases+=("$here/cases/$n.sh")
+		cases+=("$casedir/$n.sh")
 		;;
 	esac
 done
 if [ ${#cases[@]} -eq 0 ]; then
-	for c in "$here"/cases/*.sh; do
+	for c in "$casedir"/*.sh; do
 		[ -f "$c" ] && cases+=("$c")
 	done
 fi
@@ -142,6 +145,7 @@ mkdir -p "$data"
 data_failed=()
 for g in "$here"/data.d/*.sh; do
 	[ -f "$g" ] || continue
+	[ -n "${PGPK_VM_NO_DATA:-}" ] && break
 	gn=${g##*/}
 	if ! PGPK_VM_DATA=$data PGPK_VM_CACHE=$out/cache PGPK_ROOT=$root \
 		bash "$g" >"$out/data-${gn%.sh}.log" 2>&1; then

@@ -1,0 +1,90 @@
+#!/bin/bash
+# The VM harness catches what it must: boots tests/vm/run.sh on a set of
+# deliberately good and bad cases and checks every verdict: a pass, an
+# assertion failure with its reason, a skip, a hang killed by the per-case
+# timeout, lib.sh's expect_fail refusing the wrong errno and a success, a
+# kernel WARNING in the log, and a VM that dies mid-case (that case and
+# the ones after it are failures, never silently missing).
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/pgpk-harness.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cases=$work/cases
+mkdir -p "$cases"
+
+cat >"$cases/a-pass.sh" <<'CASE'
+. /pgpk/lib.sh
+expect_ok keyctl add user harness ok @s
+assert_eq ok "$(keyctl print "$PGPK_OUT")" "payload"
+CASE
+cat >"$cases/b-fail.sh" <<'CASE'
+. /pgpk/lib.sh
+assert_eq 1 2 "deliberate"
+echo "not reached"
+CASE
+cat >"$cases/c-skip.sh" <<'CASE'
+. /pgpk/lib.sh
+pgpk_skip "deliberate skip"
+CASE
+cat >"$cases/d-hang.sh" <<'CASE'
+# pgpk-timeout: 3
+sleep 1000 &
+sleep 1000
+CASE
+cat >"$cases/e-expect.sh" <<'CASE'
+. /pgpk/lib.sh
+# The wrong errno must fail the assertion...
+if (expect_fail EBADMSG keyctl add pgpk_no_such_type x y @s); then
+	pgpk_fail "expect_fail accepted ENODEV for EBADMSG"
+fi
+# ...and so must a success.
+if (expect_fail ENODEV keyctl add user x y @s); then
+	pgpk_fail "expect_fail accepted a success"
+fi
+expect_fail ENODEV keyctl add pgpk_no_such_type x y @s
+CASE
+cat >"$cases/f-warn.sh" <<'CASE'
+echo "<4>WARNING: CPU: 0 PID: 1 at pgpk-harness-selftest" >/dev/kmsg
+CASE
+cat >"$cases/g-die.sh" <<'CASE'
+echo "powering off mid-case"
+poweroff -f
+sleep 30
+CASE
+cat >"$cases/h-after.sh" <<'CASE'
+exit 0
+CASE
+
+out=$(PGPK_VM_CASES_DIR=$cases PGPK_VM_OUT=$work/out PGPK_VM_NO_BUILD=1 \
+	PGPK_VM_NO_DATA=1 "$root/tests/vm/run.sh" 2>&1)
+rc=$?
+echo "$out"
+fail=0
+expect() {
+	if printf '%s\n' "$out" | grep -q -E "$1"; then
+		echo "ok: $1"
+	else
+		echo "MISSING: $1"
+		fail=1
+	fi
+}
+expect '^PASS: vm/a-pass$'
+expect "^FAIL: vm/b-fail \\(FAIL: deliberate: expected '1', got '2'\\)"
+expect '^SKIP: vm/c-skip \(deliberate skip\)$'
+expect '^FAIL: vm/d-hang \(\*\*\* killed: no result within 3s\)'
+expect '^PASS: vm/e-expect$'
+expect '^PASS: vm/f-warn$'
+expect '^FAIL: vm/g-die \(started but never reported'
+expect '^FAIL: vm/h-after \(never ran'
+expect '^FAIL: vm/kernel-log \(.*WARNING: CPU: 0 PID: 1 at pgpk-harness-selftest'
+if [ "$rc" -eq 0 ]; then
+	echo "run.sh exited 0 despite failures"
+	fail=1
+fi
+n=$(printf '%s\n' "$out" | grep -c -E '^(PASS|FAIL|SKIP): ')
+if [ "$n" -ne 9 ]; then
+	echo "expected 9 verdicts, got $n"
+	fail=1
+fi
+[ "$fail" -eq 0 ] && echo "harness self-test: all verdicts as expected"
+exit "$fail"
