@@ -21,7 +21,7 @@ struct pgpk_dump {
 	FILE *out;
 	bool json;
 	int depth;
-	bool first;		/* JSON: no comma before the next member */
+	bool first; /* JSON: no comma before the next member */
 };
 
 static void pgpk_dump_name(struct pgpk_dump *d, const char *name)
@@ -141,8 +141,7 @@ static void pgpk_dump_sig(struct pgpk_dump *d, const char *name,
  * Fingerprint of the rebuilt key packet (RFC 9580 5.5.4: v4 SHA-1, v6
  * SHA-256), as the kernel computes it.  Returns its length, 0 on error.
  */
-static unsigned int pgpk_dump_fpr(const struct pgpk_key_material *m,
-				  u8 *fpr)
+static unsigned int pgpk_dump_fpr(const struct pgpk_key_material *m, u8 *fpr)
 {
 	size_t blen = pgpk_rebuild_key_len(m);
 	u8 prefix[PGPK_PREFIX_MAX], *body = malloc(blen ? blen : 1);
@@ -154,8 +153,8 @@ static unsigned int pgpk_dump_fpr(const struct pgpk_key_material *m,
 		goto out_free;
 	pgpk_rebuild_key(m, body);
 	plen = pgpk_rebuild_key_prefix(m, blen, prefix);
-	if (!EVP_DigestInit_ex(ctx, m->version == 6 ? EVP_sha256() :
-						      EVP_sha1(), NULL) ||
+	if (!EVP_DigestInit_ex(ctx, m->version == 6 ? EVP_sha256() : EVP_sha1(),
+			       NULL) ||
 	    !EVP_DigestUpdate(ctx, prefix, plen) ||
 	    !EVP_DigestUpdate(ctx, body, blen) ||
 	    !EVP_DigestFinal_ex(ctx, fpr, &n))

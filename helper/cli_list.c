@@ -49,8 +49,10 @@ static void pgpk_json_str(FILE *out, const uint8_t *p, size_t n)
 			i++;
 			continue;
 		}
-		seq = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 :
-		      (c & 0xF8) == 0xF0 ? 4 : 0;
+		seq = (c & 0xE0) == 0xC0 ? 2 :
+		      (c & 0xF0) == 0xE0 ? 3 :
+		      (c & 0xF8) == 0xF0 ? 4 :
+					   0;
 		if (seq && c >= 0xC2 && c <= 0xF4 && i + seq <= n) {
 			for (k = 1; k < seq; k++)
 				if ((p[i + k] & 0xC0) != 0x80)
@@ -98,10 +100,10 @@ static void pgpk_json_key(FILE *out, const struct pgpk_cert *cert,
 	pgpk_hex(out, key->keyid, PGPK_KEYID_LEN);
 	fprintf(out,
 		"\",\"version\":%u,\"algo\":%u,\"bits\":%u,\"created\":%" PRIu32
-		",\"expires\":%" PRId64 ",\"revoked\":%s,\"primary\":%s,\"can_sign\":%s",
+		",\"expires\":%" PRId64
+		",\"revoked\":%s,\"primary\":%s,\"can_sign\":%s",
 		key->version, key->algo, key->bits, key->created, key->expires,
-		key->revoked ? "true" : "false",
-		key->subkey ? "false" : "true",
+		key->revoked ? "true" : "false", key->subkey ? "false" : "true",
 		key->can_sign ? "true" : "false");
 	if (!key->subkey) {
 		fprintf(out, ",\"uids\":[");
@@ -147,7 +149,8 @@ static void pgpk_text_key(FILE *out, const struct pgpk_cert *cert,
 		key->usage & PGPK_KF_SIGN ? "S" : "",
 		key->usage & PGPK_KF_CERTIFY ? "C" : "",
 		key->usage & (PGPK_KF_ENCRYPT_COMMS | PGPK_KF_ENCRYPT_STORAGE) ?
-		"E" : "",
+			"E" :
+			"",
 		key->usage & PGPK_KF_AUTH ? "A" : "");
 	if (key->expires) {
 		pgpk_date(expires, sizeof(expires), key->expires);
@@ -220,12 +223,13 @@ int pgpk_cmd_list(int argc, char **argv)
 			if (uid->attribute)
 				continue;
 			fprintf(stdout, "uid   %s%.*s%s\n",
-				uid->revoked ? "[revoked] " :
+				uid->revoked  ? "[revoked] " :
 				!uid->selfsig ? "[invalid] " :
-				!uid->valid ? "[expired] " : "",
+				!uid->valid   ? "[expired] " :
+						"",
 				(int)uid->len, (const char *)uid->data,
 				(long)j == cert->primary_uid ? " [primary]" :
-				"");
+							       "");
 		}
 		for (j = 0; j < cert->nsubkeys; j++)
 			pgpk_text_key(stdout, cert, &cert->subkeys[j]);

@@ -30,7 +30,8 @@ int pgpk_cli_read_file(const char *path, uint8_t **data, size_t *len)
 	for (;;) {
 		if (used == cap) {
 			if (cap >= PGPK_CLI_MAX_INPUT) {
-				fprintf(stderr, "pgpk-helper: %s: larger than %u octets\n",
+				fprintf(stderr,
+					"pgpk-helper: %s: larger than %u octets\n",
 					path, PGPK_CLI_MAX_INPUT);
 				ret = -EFBIG;
 				goto error_free_buf;

@@ -15,12 +15,12 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "helper/pgpk_runtime.h"	/* upcall, debug, sandbox-policy, selftest */
+#include "helper/pgpk_runtime.h" /* upcall, debug, sandbox-policy, selftest */
 
 struct pgpk_command {
 	const char *name;
 	int (*run)(int argc, char **argv);
-	const char *usage;	/* one line: arguments, then a summary */
+	const char *usage; /* one line: arguments, then a summary */
 };
 
 /* Parsing CLI (helper/cli_*.c). */
@@ -34,7 +34,7 @@ int pgpk_cmd_bundle(int argc, char **argv);
 int pgpk_cmd_verify(int argc, char **argv);
 
 /* Shared by the CLI commands (helper/cli_util.c). */
-#define PGPK_CLI_MAX_INPUT	(256u * 1024 * 1024)
+#define PGPK_CLI_MAX_INPUT (256u * 1024 * 1024)
 /* Read a whole file ("-" = stdin) into a malloc()ed buffer; on error print
  * a message naming the file and return -errno. */
 int pgpk_cli_read_file(const char *path, uint8_t **data, size_t *len);

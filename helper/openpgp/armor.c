@@ -11,8 +11,8 @@
 #include "helper/openpgp/internal.h"
 
 /* RFC 4880 6.1: CRC-24, generator 0x864CFB, initial value 0xB704CE. */
-#define PGPK_CRC24_INIT	0xB704CEu
-#define PGPK_CRC24_POLY	0x1864CFBu
+#define PGPK_CRC24_INIT 0xB704CEu
+#define PGPK_CRC24_POLY 0x1864CFBu
 
 uint32_t pgpk_crc24(const uint8_t *data, size_t len)
 {
@@ -34,8 +34,8 @@ uint32_t pgpk_crc24(const uint8_t *data, size_t len)
 /* A line of text input: [start, end) without the LF, with a CR if any. */
 struct pgpk_line {
 	size_t start;
-	size_t end;		/* excluding '\n' */
-	size_t next;		/* start of the following line */
+	size_t end; /* excluding '\n' */
+	size_t next; /* start of the following line */
 };
 
 static bool pgpk_next_line(const uint8_t *in, size_t len, size_t pos,
@@ -155,14 +155,16 @@ static int pgpk_armor_block(const uint8_t *in, size_t len, size_t pos,
 	char end_line[64];
 	size_t i;
 
-	if (!pgpk_next_line(in, len, pos, &l) || !pgpk_line_starts(in, &l, begin))
+	if (!pgpk_next_line(in, len, pos, &l) ||
+	    !pgpk_line_starts(in, &l, begin))
 		return pgpk_fail(err, -EBADMSG, pos,
 				 "no armor BEGIN line at offset %zu", pos);
 	tl = pgpk_line_trimmed(in, &l);
 	if (tl < sizeof(begin) - 1 + 5 ||
 	    memcmp(in + l.start + tl - 5, "-----", 5))
 		return pgpk_fail(err, -EBADMSG, pos,
-				 "malformed armor BEGIN line at offset %zu", pos);
+				 "malformed armor BEGIN line at offset %zu",
+				 pos);
 	lab_len = tl - (sizeof(begin) - 1) - 5;
 	if (lab_len == 0 || lab_len >= label_size)
 		return pgpk_fail(err, -EBADMSG, pos,
@@ -199,25 +201,27 @@ static int pgpk_armor_block(const uint8_t *in, size_t len, size_t pos,
 		if (have_crc) {
 			if (n == 0)
 				continue;
-			return pgpk_fail(err, -EBADMSG, l.start,
-					 "data after the armor checksum at offset %zu",
-					 l.start);
+			return pgpk_fail(
+				err, -EBADMSG, l.start,
+				"data after the armor checksum at offset %zu",
+				l.start);
 		}
 		if (n && p[0] == '=') {
 			/* RFC 9580 6.1: "=" and 4 base64 characters. */
 			uint32_t c = 0;
 
 			if (n != 5)
-				return pgpk_fail(err, -EBADMSG, l.start,
-						 "malformed armor checksum line at offset %zu",
-						 l.start);
+				return pgpk_fail(
+					err, -EBADMSG, l.start,
+					"malformed armor checksum line at offset %zu",
+					l.start);
 			for (i = 1; i < 5; i++) {
 				v = pgpk_b64_value(p[i]);
 				if (v < 0)
-					return pgpk_fail(err, -EBADMSG,
-							 l.start + i,
-							 "bad character in armor checksum at offset %zu",
-							 l.start + i);
+					return pgpk_fail(
+						err, -EBADMSG, l.start + i,
+						"bad character in armor checksum at offset %zu",
+						l.start + i);
 				c = c << 6 | (uint32_t)v;
 			}
 			crc_want = c;
@@ -251,14 +255,16 @@ static int pgpk_armor_block(const uint8_t *in, size_t len, size_t pos,
 			}
 			continue;
 bad_char:
-			return pgpk_fail(err, -EBADMSG, l.start + i,
-					 "invalid base64 character 0x%02x at offset %zu",
-					 ch, l.start + i);
+			return pgpk_fail(
+				err, -EBADMSG, l.start + i,
+				"invalid base64 character 0x%02x at offset %zu",
+				ch, l.start + i);
 		}
 	}
-	return pgpk_fail(err, -EBADMSG, len,
-			 "armor truncated: no '%s' line before the end (offset %zu)",
-			 end_line, len);
+	return pgpk_fail(
+		err, -EBADMSG, len,
+		"armor truncated: no '%s' line before the end (offset %zu)",
+		end_line, len);
 
 end_found:
 	/* Leftover bits must be padding zeros of a complete quantum. */
@@ -266,12 +272,12 @@ end_found:
 		return pgpk_fail(err, -EBADMSG, l.start,
 				 "truncated base64 data before offset %zu",
 				 l.start);
-	if (have_crc &&
-	    pgpk_crc24(out->data + block_start, out->len - block_start) !=
-	    crc_want)
-		return pgpk_fail(err, -EBADMSG, l.start,
-				 "armor CRC-24 mismatch (END line at offset %zu)",
-				 l.start);
+	if (have_crc && pgpk_crc24(out->data + block_start,
+				   out->len - block_start) != crc_want)
+		return pgpk_fail(
+			err, -EBADMSG, l.start,
+			"armor CRC-24 mismatch (END line at offset %zu)",
+			l.start);
 	*next = l.next;
 	return 0;
 }
@@ -322,18 +328,20 @@ static int pgpk_armor_all(const uint8_t *in, size_t len, size_t pos,
 		if (!out->armor_label[0])
 			memcpy(out->armor_label, label, sizeof(label));
 		else if (strcmp(out->armor_label, label)) {
-			ret = pgpk_fail(err, -EBADMSG, pos,
-					"armor block '%s' follows a '%s' block (offset %zu)",
-					label, out->armor_label, pos);
+			ret = pgpk_fail(
+				err, -EBADMSG, pos,
+				"armor block '%s' follows a '%s' block (offset %zu)",
+				label, out->armor_label, pos);
 			goto error_free_buf;
 		}
 		if (pgpk_only_space(in, len, pos, &bad))
 			break;
 		pos = bad;
 		if (len - pos < 15 || memcmp(in + pos, "-----BEGIN PGP ", 15)) {
-			ret = pgpk_fail(err, -EBADMSG, pos,
-					"trailing garbage after armor at offset %zu",
-					pos);
+			ret = pgpk_fail(
+				err, -EBADMSG, pos,
+				"trailing garbage after armor at offset %zu",
+				pos);
 			goto error_free_buf;
 		}
 	}
@@ -368,24 +376,27 @@ static int pgpk_cleartext(const uint8_t *in, size_t len, size_t pos,
 	/* Armor headers ("Hash: SHA256"), up to a blank line. */
 	for (;;) {
 		if (!pgpk_next_line(in, len, pos, &l))
-			return pgpk_fail(err, -EBADMSG, pos,
-					 "cleartext message truncated in its headers at offset %zu",
-					 pos);
+			return pgpk_fail(
+				err, -EBADMSG, pos,
+				"cleartext message truncated in its headers at offset %zu",
+				pos);
 		pos = l.next;
 		if (pgpk_line_trimmed(in, &l) == 0)
 			break;
 		if (!memchr(in + l.start, ':', l.end - l.start))
-			return pgpk_fail(err, -EBADMSG, l.start,
-					 "malformed cleartext header at offset %zu",
-					 l.start);
+			return pgpk_fail(
+				err, -EBADMSG, l.start,
+				"malformed cleartext header at offset %zu",
+				l.start);
 	}
 	for (;;) {
 		size_t s;
 
 		if (!pgpk_next_line(in, len, pos, &l)) {
-			ret = pgpk_fail(err, -EBADMSG, len,
-					"cleartext message without a signature (offset %zu)",
-					len);
+			ret = pgpk_fail(
+				err, -EBADMSG, len,
+				"cleartext message without a signature (offset %zu)",
+				len);
 			goto error_free_text;
 		}
 		if (pgpk_line_is(in, &l, "-----BEGIN PGP SIGNATURE-----"))
@@ -439,8 +450,8 @@ int pgpk_input_decode(const uint8_t *in, size_t len, struct pgpk_input *out,
 	if (len == 0)
 		return pgpk_fail(err, -EBADMSG, 0, "empty input");
 	if (len > PGPK_MAX_INPUT)
-		return pgpk_fail(err, -ENOMEM, 0, "input of %zu octets too large",
-				 len);
+		return pgpk_fail(err, -ENOMEM, 0,
+				 "input of %zu octets too large", len);
 	/* RFC 9580 4.2: a packet starts with an octet with bit 7 set; armor
 	 * and cleartext are ASCII. */
 	if (in[0] & 0x80) {
@@ -453,9 +464,10 @@ int pgpk_input_decode(const uint8_t *in, size_t len, struct pgpk_input *out,
 		return 0;
 	}
 	if (!pgpk_find_line(in, len, 0, "-----BEGIN PGP ", &at))
-		return pgpk_fail(err, -EBADMSG, 0,
-				 "neither OpenPGP packets nor ASCII armor (first octet 0x%02x)",
-				 in[0]);
+		return pgpk_fail(
+			err, -EBADMSG, 0,
+			"neither OpenPGP packets nor ASCII armor (first octet 0x%02x)",
+			in[0]);
 	if (pgpk_find_line(in, len, 0, "-----BEGIN PGP SIGNED MESSAGE-----",
 			   &at)) {
 		struct pgpk_line l = { 0 };
@@ -499,7 +511,7 @@ int pgpk_text_canonicalize(const uint8_t *in, size_t len, bool strip_trailing,
 				in[end - 1] == '\r'))
 				end--;
 		} else if (end > line_start && in[end - 1] == '\r') {
-			end--;	/* CRLF stays CRLF */
+			end--; /* CRLF stays CRLF */
 		}
 		if (pgpk_buf_put(&b, in + line_start, end - line_start))
 			goto error_free_buf;

@@ -30,8 +30,8 @@
 
 /* Larger public exponents make verification as slow as a private-key
  * operation: refused for self-signature checks (hostile input). */
-#define PGPK_MAX_RSA_E_OCTETS	8	/* 64 bits, OpenSSL's limit for big n */
-#define PGPK_MAX_RSA_N_OCTETS	2048	/* 16384 bits */
+#define PGPK_MAX_RSA_E_OCTETS 8 /* 64 bits, OpenSSL's limit for big n */
+#define PGPK_MAX_RSA_N_OCTETS 2048 /* 16384 bits */
 
 struct pgpk_ring_priv {
 	struct pgpk_userid *uids;
@@ -42,16 +42,26 @@ struct pgpk_ring_priv {
 const char *pgpk_md_name(unsigned int hash_algo)
 {
 	switch (hash_algo) {
-	case PGPK_HASH_MD5:		return "MD5";
-	case PGPK_HASH_SHA1:		return "SHA1";
-	case PGPK_HASH_RIPEMD160:	return "RIPEMD160";
-	case PGPK_HASH_SHA256:		return "SHA256";
-	case PGPK_HASH_SHA384:		return "SHA384";
-	case PGPK_HASH_SHA512:		return "SHA512";
-	case PGPK_HASH_SHA224:		return "SHA224";
-	case PGPK_HASH_SHA3_256:	return "SHA3-256";
-	case PGPK_HASH_SHA3_512:	return "SHA3-512";
-	default:			return NULL;
+	case PGPK_HASH_MD5:
+		return "MD5";
+	case PGPK_HASH_SHA1:
+		return "SHA1";
+	case PGPK_HASH_RIPEMD160:
+		return "RIPEMD160";
+	case PGPK_HASH_SHA256:
+		return "SHA256";
+	case PGPK_HASH_SHA384:
+		return "SHA384";
+	case PGPK_HASH_SHA512:
+		return "SHA512";
+	case PGPK_HASH_SHA224:
+		return "SHA224";
+	case PGPK_HASH_SHA3_256:
+		return "SHA3-256";
+	case PGPK_HASH_SHA3_512:
+		return "SHA3-512";
+	default:
+		return NULL;
 	}
 }
 
@@ -63,40 +73,59 @@ static const struct pgpk_digest_info {
 	uint8_t prefix[19];
 	uint8_t digest_len;
 } pgpk_digest_infos[] = {
-	{ PGPK_HASH_MD5, 18, { 0x30, 0x20, 0x30, 0x0c, 0x06, 0x08, 0x2a, 0x86,
-			       0x48, 0x86, 0xf7, 0x0d, 0x02, 0x05, 0x05, 0x00,
-			       0x04, 0x10 }, 16 },
-	{ PGPK_HASH_SHA1, 15, { 0x30, 0x21, 0x30, 0x09, 0x06, 0x05, 0x2b, 0x0e,
-				0x03, 0x02, 0x1a, 0x05, 0x00, 0x04, 0x14 }, 20 },
-	{ PGPK_HASH_RIPEMD160, 15, { 0x30, 0x21, 0x30, 0x09, 0x06, 0x05, 0x2b,
-				     0x24, 0x03, 0x02, 0x01, 0x05, 0x00, 0x04,
-				     0x14 }, 20 },
-	{ PGPK_HASH_SHA256, 19, { 0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60,
-				  0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02,
-				  0x01, 0x05, 0x00, 0x04, 0x20 }, 32 },
-	{ PGPK_HASH_SHA384, 19, { 0x30, 0x41, 0x30, 0x0d, 0x06, 0x09, 0x60,
-				  0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02,
-				  0x02, 0x05, 0x00, 0x04, 0x30 }, 48 },
-	{ PGPK_HASH_SHA512, 19, { 0x30, 0x51, 0x30, 0x0d, 0x06, 0x09, 0x60,
-				  0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02,
-				  0x03, 0x05, 0x00, 0x04, 0x40 }, 64 },
-	{ PGPK_HASH_SHA224, 19, { 0x30, 0x2d, 0x30, 0x0d, 0x06, 0x09, 0x60,
-				  0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02,
-				  0x04, 0x05, 0x00, 0x04, 0x1c }, 28 },
-	{ PGPK_HASH_SHA3_256, 19, { 0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60,
-				    0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02,
-				    0x08, 0x05, 0x00, 0x04, 0x20 }, 32 },
-	{ PGPK_HASH_SHA3_512, 19, { 0x30, 0x51, 0x30, 0x0d, 0x06, 0x09, 0x60,
-				    0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02,
-				    0x0a, 0x05, 0x00, 0x04, 0x40 }, 64 },
+	{ PGPK_HASH_MD5,
+	  18,
+	  { 0x30, 0x20, 0x30, 0x0c, 0x06, 0x08, 0x2a, 0x86, 0x48, 0x86, 0xf7,
+	    0x0d, 0x02, 0x05, 0x05, 0x00, 0x04, 0x10 },
+	  16 },
+	{ PGPK_HASH_SHA1,
+	  15,
+	  { 0x30, 0x21, 0x30, 0x09, 0x06, 0x05, 0x2b, 0x0e, 0x03, 0x02, 0x1a,
+	    0x05, 0x00, 0x04, 0x14 },
+	  20 },
+	{ PGPK_HASH_RIPEMD160,
+	  15,
+	  { 0x30, 0x21, 0x30, 0x09, 0x06, 0x05, 0x2b, 0x24, 0x03, 0x02, 0x01,
+	    0x05, 0x00, 0x04, 0x14 },
+	  20 },
+	{ PGPK_HASH_SHA256,
+	  19,
+	  { 0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65,
+	    0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20 },
+	  32 },
+	{ PGPK_HASH_SHA384,
+	  19,
+	  { 0x30, 0x41, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65,
+	    0x03, 0x04, 0x02, 0x02, 0x05, 0x00, 0x04, 0x30 },
+	  48 },
+	{ PGPK_HASH_SHA512,
+	  19,
+	  { 0x30, 0x51, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65,
+	    0x03, 0x04, 0x02, 0x03, 0x05, 0x00, 0x04, 0x40 },
+	  64 },
+	{ PGPK_HASH_SHA224,
+	  19,
+	  { 0x30, 0x2d, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65,
+	    0x03, 0x04, 0x02, 0x04, 0x05, 0x00, 0x04, 0x1c },
+	  28 },
+	{ PGPK_HASH_SHA3_256,
+	  19,
+	  { 0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65,
+	    0x03, 0x04, 0x02, 0x08, 0x05, 0x00, 0x04, 0x20 },
+	  32 },
+	{ PGPK_HASH_SHA3_512,
+	  19,
+	  { 0x30, 0x51, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65,
+	    0x03, 0x04, 0x02, 0x0a, 0x05, 0x00, 0x04, 0x40 },
+	  64 },
 };
 
 static const struct pgpk_digest_info *pgpk_digest_info(unsigned int algo)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(pgpk_digest_infos) /
-			sizeof(pgpk_digest_infos[0]); i++)
+	for (i = 0;
+	     i < sizeof(pgpk_digest_infos) / sizeof(pgpk_digest_infos[0]); i++)
 		if (pgpk_digest_infos[i].hash_algo == algo)
 			return &pgpk_digest_infos[i];
 	return NULL;
@@ -107,7 +136,7 @@ struct pgpk_rsa {
 	BIGNUM *n;
 	BIGNUM *e;
 	BN_MONT_CTX *mont;
-	size_t n_len;		/* k, octets of the modulus */
+	size_t n_len; /* k, octets of the modulus */
 };
 
 static void pgpk_rsa_release(struct pgpk_rsa *rsa)
@@ -215,7 +244,7 @@ struct pgpk_vctx {
 	bool no_verify;
 	EVP_MD_CTX *md;
 	BN_CTX *bn;
-	EVP_MD *mds[16];		/* fetched digests, by RFC id */
+	EVP_MD *mds[16]; /* fetched digests, by RFC id */
 	/* Two loaded keys (primary and the subkey being checked): loading
 	 * one costs about half a verification. */
 	struct pgpk_rsa_slot {
@@ -344,8 +373,8 @@ static bool pgpk_check(struct pgpk_vctx *v, const struct pgpk_pubkey *signer,
 	if (slot->ret)
 		goto done;
 	v->verified++;
-	good = !pgpk_rsa_check(&slot->rsa, v->bn, sig->hash_algo, digest,
-			       dlen, &sig->rsa_s);
+	good = !pgpk_rsa_check(&slot->rsa, v->bn, sig->hash_algo, digest, dlen,
+			       &sig->rsa_s);
 done:
 	sig->verified = good ? 1 : -1;
 	return good;
@@ -355,8 +384,10 @@ done:
  * (GnuPG keeps the last signature with timestamp >= the best so far). */
 static int pgpk_cand_cmp(const void *a, const void *b)
 {
-	const struct pgpk_signature *x = *(const struct pgpk_signature *const *)a;
-	const struct pgpk_signature *y = *(const struct pgpk_signature *const *)b;
+	const struct pgpk_signature *x =
+		*(const struct pgpk_signature *const *)a;
+	const struct pgpk_signature *y =
+		*(const struct pgpk_signature *const *)b;
 
 	if (x->created != y->created)
 		return x->created > y->created ? -1 : 1;
@@ -364,8 +395,7 @@ static int pgpk_cand_cmp(const void *a, const void *b)
 }
 
 typedef bool (*pgpk_sig_filter)(const struct pgpk_signature *sig,
-				const struct pgpk_pubkey *primary,
-				int64_t now);
+				const struct pgpk_pubkey *primary, int64_t now);
 
 static bool pgpk_is_uid_selfsig(const struct pgpk_signature *sig,
 				const struct pgpk_pubkey *primary, int64_t now)
@@ -395,9 +425,8 @@ static bool pgpk_is_binding(const struct pgpk_signature *sig,
  * NULL.  Older candidates are only verified if newer ones fail.
  */
 static struct pgpk_signature *
-pgpk_newest_good(struct pgpk_vctx *v, struct pgpk_signature *sigs,
-		 size_t nsigs, pgpk_sig_filter filter,
-		 const struct pgpk_pubkey *primary,
+pgpk_newest_good(struct pgpk_vctx *v, struct pgpk_signature *sigs, size_t nsigs,
+		 pgpk_sig_filter filter, const struct pgpk_pubkey *primary,
 		 const struct pgpk_pubkey *subkey,
 		 const struct pgpk_userid *uid)
 {
@@ -450,12 +479,11 @@ static uint8_t pgpk_algo_usage(unsigned int algo)
 	case PGPK_PK_ED448:
 		return PGPK_KF_CERTIFY | PGPK_KF_SIGN | PGPK_KF_AUTH;
 	default:
-		return 0;	/* ElGamal sign+encrypt (20): unusable */
+		return 0; /* ElGamal sign+encrypt (20): unusable */
 	}
 }
 
-static uint8_t pgpk_usage_from(bool has_flags, uint8_t flags,
-			       unsigned int algo)
+static uint8_t pgpk_usage_from(bool has_flags, uint8_t flags, unsigned int algo)
 {
 	uint8_t mask = pgpk_algo_usage(algo);
 
@@ -492,7 +520,8 @@ static void pgpk_validate_subkey(struct pgpk_vctx *v, struct pgpk_cert *cert,
 
 		/* GnuPG: a valid subkey revocation wins whatever its date. */
 		if (s->type == PGPK_SIG_SUBKEY_REVOCATION &&
-		    pgpk_sig_by(s, pri) && pgpk_check(v, pri, s, pri, sub, NULL))
+		    pgpk_sig_by(s, pri) &&
+		    pgpk_check(v, pri, s, pri, sub, NULL))
 			sub->revoked = true;
 	}
 	b = pgpk_newest_good(v, sub->sigs, sub->nsigs, pgpk_is_binding, pri,
@@ -503,8 +532,7 @@ static void pgpk_validate_subkey(struct pgpk_vctx *v, struct pgpk_cert *cert,
 	sub->valid = true;
 	sub->has_key_flags = b->has_key_flags;
 	sub->key_flags = b->key_flags;
-	sub->usage = pgpk_usage_from(b->has_key_flags, b->key_flags,
-				     sub->algo);
+	sub->usage = pgpk_usage_from(b->has_key_flags, b->key_flags, sub->algo);
 	if (b->has_key_expires && b->key_expires)
 		sub->expires = (int64_t)sub->created + b->key_expires;
 	if (sub->usage & PGPK_KF_SIGN)
@@ -575,7 +603,8 @@ static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert)
 		}
 	}
 	cert->primary_uid = best_primary >= 0 ? best_primary :
-			    best_other >= 0 ? best_other : first_good;
+			    best_other >= 0   ? best_other :
+						first_good;
 	if (cert->primary_uid < 0)
 		for (i = 0; i < cert->nuids; i++)
 			if (!cert->uids[i].attribute) {
@@ -591,8 +620,9 @@ static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert)
 		pri->has_key_flags = true;
 		pri->key_flags = flags_sig->key_flags;
 	}
-	pri->usage = pgpk_usage_from(pri->has_key_flags, pri->key_flags,
-				     pri->algo) | PGPK_KF_CERTIFY;
+	pri->usage =
+		pgpk_usage_from(pri->has_key_flags, pri->key_flags, pri->algo) |
+		PGPK_KF_CERTIFY;
 	if (exp_sig)
 		pri->expires = (int64_t)pri->created + exp_sig->key_expires;
 	pri->expired = pri->expires && pri->expires <= v->now;
@@ -669,7 +699,8 @@ static int pgpk_validate_all(struct pgpk_keyring *ring,
 	if (nthreads > ring->ncerts)
 		nthreads = ring->ncerts ? ring->ncerts : 1;
 	for (i = 0; i < nthreads; i++)
-		workers[i] = (struct pgpk_worker){ .ring = ring, .opts = opts,
+		workers[i] = (struct pgpk_worker){ .ring = ring,
+						   .opts = opts,
 						   .first = i,
 						   .stride = nthreads };
 	if (nthreads == 1) {
@@ -735,23 +766,26 @@ static int pgpk_frame_all(const struct pgpk_input *input,
 			break;
 		case PGPK_TAG_SECRET_KEY:
 		case PGPK_TAG_SECRET_SUBKEY:
-			ret = pgpk_fail(err, -EBADMSG, pkt.hdr_offset,
-					"%s packet at offset %zu: only public keys are accepted",
-					pgpk_tag_name(pkt.tag), pkt.hdr_offset);
+			ret = pgpk_fail(
+				err, -EBADMSG, pkt.hdr_offset,
+				"%s packet at offset %zu: only public keys are accepted",
+				pgpk_tag_name(pkt.tag), pkt.hdr_offset);
 			pgpk_packet_release(&pkt);
 			goto error_free_pkts;
 		default:
-			ret = pgpk_fail(err, -EBADMSG, pkt.hdr_offset,
-					"unexpected %s packet (tag %u) in a key at offset %zu",
-					pgpk_tag_name(pkt.tag), pkt.tag,
-					pkt.hdr_offset);
+			ret = pgpk_fail(
+				err, -EBADMSG, pkt.hdr_offset,
+				"unexpected %s packet (tag %u) in a key at offset %zu",
+				pgpk_tag_name(pkt.tag), pkt.tag,
+				pkt.hdr_offset);
 			pgpk_packet_release(&pkt);
 			goto error_free_pkts;
 		}
 		if (n == 0 && pkt.tag != PGPK_TAG_PUBLIC_KEY) {
-			ret = pgpk_fail(err, -EBADMSG, pkt.hdr_offset,
-					"a key must start with a public key packet, found %s at offset %zu",
-					pgpk_tag_name(pkt.tag), pkt.hdr_offset);
+			ret = pgpk_fail(
+				err, -EBADMSG, pkt.hdr_offset,
+				"a key must start with a public key packet, found %s at offset %zu",
+				pgpk_tag_name(pkt.tag), pkt.hdr_offset);
 			goto error_free_pkts;
 		}
 		if (n == cap) {
@@ -819,10 +853,18 @@ static int pgpk_build(struct pgpk_keyring *ring, const struct pgpk_packet *pkts,
 
 	for (i = 0; i < n; i++) {
 		switch (pkts[i].tag) {
-		case PGPK_TAG_PUBLIC_KEY:	ncert++; break;
-		case PGPK_TAG_PUBLIC_SUBKEY:	nsub++; break;
-		case PGPK_TAG_SIGNATURE:	nsig++; break;
-		default:			nuid++; break;
+		case PGPK_TAG_PUBLIC_KEY:
+			ncert++;
+			break;
+		case PGPK_TAG_PUBLIC_SUBKEY:
+			nsub++;
+			break;
+		case PGPK_TAG_SIGNATURE:
+			nsig++;
+			break;
+		default:
+			nuid++;
+			break;
 		}
 	}
 	ring->certs = pgpk_calloc_array(ncert, sizeof(*ring->certs));
@@ -988,8 +1030,8 @@ static int pgpk_hex_value(char c)
 	return -1;
 }
 
-static bool pgpk_key_matches(const struct pgpk_pubkey *key,
-			     const uint8_t *want, size_t n)
+static bool pgpk_key_matches(const struct pgpk_pubkey *key, const uint8_t *want,
+			     size_t n)
 {
 	if (n == key->fpr_len)
 		return !memcmp(key->fpr, want, n);

@@ -32,21 +32,24 @@ static int pgpk_material(const struct pgpk_pubkey *key, Pgpk__KeyMaterial *m,
 	for (i = 0; i < key->fpr_len; i++)
 		snprintf(fpr + 2 * i, 3, "%02X", key->fpr[i]);
 	if (!pgpk_pk_algo_is_rsa(key->algo))
-		return pgpk_fail(err, -ENOPKG, key->offset,
-				 "unsupported algorithm %u (%s) of key %s at offset %zu: only RSA converts",
-				 key->algo, key->algo_name, fpr, key->offset);
+		return pgpk_fail(
+			err, -ENOPKG, key->offset,
+			"unsupported algorithm %u (%s) of key %s at offset %zu: only RSA converts",
+			key->algo, key->algo_name, fpr, key->offset);
 	if (key->mpi_noncanonical)
-		return pgpk_fail(err, -EBADMSG, key->offset,
-				 "key %s at offset %zu: MPI bit count does not match its value",
-				 fpr, key->offset);
+		return pgpk_fail(
+			err, -EBADMSG, key->offset,
+			"key %s at offset %zu: MPI bit count does not match its value",
+			fpr, key->offset);
 	if (!key->rsa_n.len || !key->rsa_e.len)
 		return pgpk_fail(err, -EBADMSG, key->offset,
 				 "key %s at offset %zu: zero RSA parameter",
 				 fpr, key->offset);
 	if (key->rsa_n.len > PGPK_MAX_MPI || key->rsa_e.len > PGPK_MAX_MPI)
-		return pgpk_fail(err, -ENOPKG, key->offset,
-				 "key %s at offset %zu: RSA key of %u bits exceeds %d",
-				 fpr, key->offset, key->bits, PGPK_MAX_MPI * 8);
+		return pgpk_fail(
+			err, -ENOPKG, key->offset,
+			"key %s at offset %zu: RSA key of %u bits exceeds %d",
+			fpr, key->offset, key->bits, PGPK_MAX_MPI * 8);
 	m->version = key->version;
 	m->created = key->created;
 	m->algorithm = key->algo;
@@ -62,22 +65,26 @@ static int pgpk_sig_msg(const struct pgpk_signature *sig, Pgpk__Signature *s,
 			struct pgpk_error *err)
 {
 	if (!pgpk_pk_algo_is_rsa(sig->pk_algo))
-		return pgpk_fail(err, -ENOPKG, sig->offset,
-				 "unsupported signature algorithm %u (%s) at offset %zu: only RSA converts",
-				 sig->pk_algo, pgpk_pk_algo_name(sig->pk_algo),
-				 sig->offset);
+		return pgpk_fail(
+			err, -ENOPKG, sig->offset,
+			"unsupported signature algorithm %u (%s) at offset %zu: only RSA converts",
+			sig->pk_algo, pgpk_pk_algo_name(sig->pk_algo),
+			sig->offset);
 	if (sig->malformed || !sig->has_created)
-		return pgpk_fail(err, -EBADMSG, sig->offset,
-				 "signature at offset %zu is malformed (bad subpacket or no creation time)",
-				 sig->offset);
+		return pgpk_fail(
+			err, -EBADMSG, sig->offset,
+			"signature at offset %zu is malformed (bad subpacket or no creation time)",
+			sig->offset);
 	if (sig->unknown_critical)
-		return pgpk_fail(err, -EBADMSG, sig->offset,
-				 "signature at offset %zu has an unknown critical subpacket (RFC 9580 5.2.3.7)",
-				 sig->offset);
+		return pgpk_fail(
+			err, -EBADMSG, sig->offset,
+			"signature at offset %zu has an unknown critical subpacket (RFC 9580 5.2.3.7)",
+			sig->offset);
 	if (!sig->rsa_s.len || sig->rsa_s.len > PGPK_MAX_MPI)
-		return pgpk_fail(err, -EBADMSG, sig->offset,
-				 "signature at offset %zu: RSA value of %zu octets",
-				 sig->offset, sig->rsa_s.len);
+		return pgpk_fail(
+			err, -EBADMSG, sig->offset,
+			"signature at offset %zu: RSA value of %zu octets",
+			sig->offset, sig->rsa_s.len);
 	s->version = sig->version;
 	s->type = sig->type;
 	s->pubkey_algorithm = sig->pk_algo;
@@ -89,9 +96,10 @@ static int pgpk_sig_msg(const struct pgpk_signature *sig, Pgpk__Signature *s,
 	}
 	if (sig->version != 3) {
 		if (sig->hashed_len > PGPK_MAX_HASHED_AREA)
-			return pgpk_fail(err, -EBADMSG, sig->offset,
-					 "signature at offset %zu: hashed area of %zu octets",
-					 sig->offset, sig->hashed_len);
+			return pgpk_fail(
+				err, -EBADMSG, sig->offset,
+				"signature at offset %zu: hashed area of %zu octets",
+				sig->offset, sig->hashed_len);
 		s->has_hashed_area = 1;
 		s->hashed_area.data = (uint8_t *)(uintptr_t)sig->hashed;
 		s->hashed_area.len = sig->hashed_len;
@@ -119,8 +127,8 @@ static int pgpk_sig_msg(const struct pgpk_signature *sig, Pgpk__Signature *s,
 }
 
 /* Magic + packed Canonical, malloc()ed. */
-static int pgpk_pack(const Pgpk__Canonical *c, uint8_t **blob,
-		     size_t *blob_len, struct pgpk_error *err)
+static int pgpk_pack(const Pgpk__Canonical *c, uint8_t **blob, size_t *blob_len,
+		     struct pgpk_error *err)
 {
 	size_t n = pgpk__canonical__get_packed_size(c);
 	uint8_t *buf;
@@ -168,10 +176,11 @@ pgpk_pick_certification(const struct pgpk_pubkey *key,
 			continue;
 		if (!s->has_issuer_keyid && !s->issuer_fpr_len)
 			continue;
-		self = s->issuer_fpr_len ?
-		       (s->issuer_fpr_len == key->fpr_len &&
-			!memcmp(s->issuer_fpr, key->fpr, key->fpr_len)) :
-		       !memcmp(s->issuer_keyid, key->keyid, PGPK_KEYID_LEN);
+		self = s->issuer_fpr_len ? (s->issuer_fpr_len == key->fpr_len &&
+					    !memcmp(s->issuer_fpr, key->fpr,
+						    key->fpr_len)) :
+					   !memcmp(s->issuer_keyid, key->keyid,
+						   PGPK_KEYID_LEN);
 		if (self)
 			continue;
 		if (!best || s->created >= best->created)
@@ -183,8 +192,7 @@ pgpk_pick_certification(const struct pgpk_pubkey *key,
 int pgpk_key_canonical(const struct pgpk_keyring *ring,
 		       const struct pgpk_cert *cert,
 		       const struct pgpk_pubkey *key, unsigned int flags,
-		       uint8_t **blob, size_t *blob_len,
-		       struct pgpk_error *err)
+		       uint8_t **blob, size_t *blob_len, struct pgpk_error *err)
 {
 	Pgpk__Canonical c = PGPK__CANONICAL__INIT;
 	Pgpk__Key k = PGPK__KEY__INIT;
@@ -263,8 +271,7 @@ int pgpk_key_canonical(const struct pgpk_keyring *ring,
 }
 
 int pgpk_sig_canonical(const struct pgpk_sigset *set, size_t idx,
-		       uint8_t **blob, size_t *blob_len,
-		       struct pgpk_error *err)
+		       uint8_t **blob, size_t *blob_len, struct pgpk_error *err)
 {
 	Pgpk__Canonical c = PGPK__CANONICAL__INIT;
 	Pgpk__Signature s = PGPK__SIGNATURE__INIT;
@@ -278,9 +285,10 @@ int pgpk_sig_canonical(const struct pgpk_sigset *set, size_t idx,
 	c.signature = &s;
 	if (set->has_content) {
 		if (set->content_len > PGPK_MAX_CONTENT)
-			return pgpk_fail(err, -EBADMSG, 0,
-					 "signed content of %zu octets exceeds %d",
-					 set->content_len, PGPK_MAX_CONTENT);
+			return pgpk_fail(
+				err, -EBADMSG, 0,
+				"signed content of %zu octets exceeds %d",
+				set->content_len, PGPK_MAX_CONTENT);
 		c.has_content = 1;
 		c.content.data = set->content;
 		c.content.len = set->content_len;
@@ -289,9 +297,8 @@ int pgpk_sig_canonical(const struct pgpk_sigset *set, size_t idx,
 }
 
 static int pgpk_convert_key(const uint8_t *in, size_t len,
-			    const struct pgpk_convert_opts *opts,
-			    uint8_t **out, size_t *out_len,
-			    struct pgpk_error *err)
+			    const struct pgpk_convert_opts *opts, uint8_t **out,
+			    size_t *out_len, struct pgpk_error *err)
 {
 	struct pgpk_parse_opts popts = { .now = opts ? opts->now : 0 };
 	const char *select = opts ? opts->select : NULL;
@@ -322,18 +329,20 @@ static int pgpk_convert_key(const uint8_t *in, size_t len,
 		goto out_free_ring;
 	}
 	if (!key->valid) {
-		ret = pgpk_fail(err, -EKEYREJECTED, key->offset,
-				"subkey at offset %zu has no valid binding signature",
-				key->offset);
+		ret = pgpk_fail(
+			err, -EKEYREJECTED, key->offset,
+			"subkey at offset %zu has no valid binding signature",
+			key->offset);
 		goto out_free_ring;
 	}
 	/* RFC 9580 5.2.3.34: a signing subkey must prove, by its own
 	 * signature, that it belongs to this primary key; the kernel
 	 * cannot check that (it never sees the back-signature). */
 	if (key->subkey && (key->usage & PGPK_KF_SIGN) && !key->backsig) {
-		ret = pgpk_fail(err, -EKEYREJECTED, key->offset,
-				"signing subkey at offset %zu has no valid primary key binding signature (0x19)",
-				key->offset);
+		ret = pgpk_fail(
+			err, -EKEYREJECTED, key->offset,
+			"signing subkey at offset %zu has no valid primary key binding signature (0x19)",
+			key->offset);
 		goto out_free_ring;
 	}
 	/* The kernel cannot see revocations: refusing them is our job. */

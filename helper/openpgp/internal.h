@@ -15,10 +15,10 @@
 #include "helper/openpgp/openpgp.h"
 
 /* Hard caps against hostile input (allocation and work bounds). */
-#define PGPK_MAX_INPUT		(256u * 1024 * 1024)	/* whole input */
-#define PGPK_MAX_PACKETS	(4u * 1024 * 1024)	/* packets per input */
-#define PGPK_MAX_NESTING	4	/* compressed-in-compressed, embedded */
-#define PGPK_MAX_MPI_BITS	16384	/* larger integers are refused */
+#define PGPK_MAX_INPUT (256u * 1024 * 1024) /* whole input */
+#define PGPK_MAX_PACKETS (4u * 1024 * 1024) /* packets per input */
+#define PGPK_MAX_NESTING 4 /* compressed-in-compressed, embedded */
+#define PGPK_MAX_MPI_BITS 16384 /* larger integers are refused */
 
 /*
  * A read-only window on a buffer.  Every read checks the remaining length;
@@ -97,8 +97,8 @@ static inline uint32_t pgpk_be32(const uint8_t *p)
 }
 
 /* Fill *err (if not NULL) and return code. */
-int pgpk_fail(struct pgpk_error *err, int code, size_t offset,
-	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+int pgpk_fail(struct pgpk_error *err, int code, size_t offset, const char *fmt,
+	      ...) __attribute__((format(printf, 4, 5)));
 
 /* RFC 9580 4.3: packet tags used here. */
 enum pgpk_tag {
@@ -127,12 +127,12 @@ enum pgpk_tag {
 struct pgpk_packet {
 	uint8_t tag;
 	bool new_format;
-	bool partial;		/* body assembled from partial lengths */
-	size_t hdr_offset;	/* offset of the packet header */
-	size_t offset;		/* offset of the (first chunk of the) body */
+	bool partial; /* body assembled from partial lengths */
+	size_t hdr_offset; /* offset of the packet header */
+	size_t offset; /* offset of the (first chunk of the) body */
 	const uint8_t *body;
 	size_t len;
-	uint8_t *owned;		/* partial bodies: malloc()ed copy */
+	uint8_t *owned; /* partial bodies: malloc()ed copy */
 };
 
 /*
@@ -179,8 +179,8 @@ size_t pgpk_hash_salt_len(unsigned int hash_algo);
 /* cert.c: verification of one signature made by `signer` over a prepared
  * digest context. */
 int pgpk_sig_verify_rsa(const struct pgpk_pubkey *signer,
-			const struct pgpk_signature *sig,
-			const uint8_t *digest, size_t digest_len);
+			const struct pgpk_signature *sig, const uint8_t *digest,
+			size_t digest_len);
 
 /* Free-standing allocation cap helper: n * size with overflow check. */
 void *pgpk_calloc_array(size_t n, size_t size);

@@ -13,20 +13,34 @@
 const char *pgpk_pk_algo_name(unsigned int algo)
 {
 	switch (algo) {
-	case PGPK_PK_RSA:		return "RSA";
-	case PGPK_PK_RSA_E:		return "RSA-E";
-	case PGPK_PK_RSA_S:		return "RSA-S";
-	case PGPK_PK_ELGAMAL_E:		return "ElGamal";
-	case PGPK_PK_DSA:		return "DSA";
-	case PGPK_PK_ECDH:		return "ECDH";
-	case PGPK_PK_ECDSA:		return "ECDSA";
-	case PGPK_PK_ELGAMAL:		return "ElGamal-SE";
-	case PGPK_PK_EDDSA_LEGACY:	return "EdDSA";
-	case PGPK_PK_X25519:		return "X25519";
-	case PGPK_PK_X448:		return "X448";
-	case PGPK_PK_ED25519:		return "Ed25519";
-	case PGPK_PK_ED448:		return "Ed448";
-	default:			return "unknown";
+	case PGPK_PK_RSA:
+		return "RSA";
+	case PGPK_PK_RSA_E:
+		return "RSA-E";
+	case PGPK_PK_RSA_S:
+		return "RSA-S";
+	case PGPK_PK_ELGAMAL_E:
+		return "ElGamal";
+	case PGPK_PK_DSA:
+		return "DSA";
+	case PGPK_PK_ECDH:
+		return "ECDH";
+	case PGPK_PK_ECDSA:
+		return "ECDSA";
+	case PGPK_PK_ELGAMAL:
+		return "ElGamal-SE";
+	case PGPK_PK_EDDSA_LEGACY:
+		return "EdDSA";
+	case PGPK_PK_X25519:
+		return "X25519";
+	case PGPK_PK_X448:
+		return "X448";
+	case PGPK_PK_ED25519:
+		return "Ed25519";
+	case PGPK_PK_ED448:
+		return "Ed448";
+	default:
+		return "unknown";
 	}
 }
 
@@ -53,8 +67,7 @@ bool pgpk_pk_algo_can_sign(unsigned int algo)
 	}
 }
 
-bool pgpk_mpi_get(struct pgpk_cursor *c, struct pgpk_mpi *m,
-		  bool *noncanonical)
+bool pgpk_mpi_get(struct pgpk_cursor *c, struct pgpk_mpi *m, bool *noncanonical)
 {
 	uint16_t bits;
 	const uint8_t *p;
@@ -90,18 +103,31 @@ static const struct pgpk_curve {
 	uint8_t len;
 	uint8_t oid[10];
 } pgpk_curves[] = {
-	{ "nistp256", 256, 8, { 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07 } },
+	{ "nistp256",
+	  256,
+	  8,
+	  { 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07 } },
 	{ "nistp384", 384, 5, { 0x2B, 0x81, 0x04, 0x00, 0x22 } },
 	{ "nistp521", 521, 5, { 0x2B, 0x81, 0x04, 0x00, 0x23 } },
-	{ "brainpoolP256r1", 256, 9,
+	{ "brainpoolP256r1",
+	  256,
+	  9,
 	  { 0x2B, 0x24, 0x03, 0x03, 0x02, 0x08, 0x01, 0x01, 0x07 } },
-	{ "brainpoolP384r1", 384, 9,
+	{ "brainpoolP384r1",
+	  384,
+	  9,
 	  { 0x2B, 0x24, 0x03, 0x03, 0x02, 0x08, 0x01, 0x01, 0x0B } },
-	{ "brainpoolP512r1", 512, 9,
+	{ "brainpoolP512r1",
+	  512,
+	  9,
 	  { 0x2B, 0x24, 0x03, 0x03, 0x02, 0x08, 0x01, 0x01, 0x0D } },
-	{ "ed25519", 255, 9,
+	{ "ed25519",
+	  255,
+	  9,
 	  { 0x2B, 0x06, 0x01, 0x04, 0x01, 0xDA, 0x47, 0x0F, 0x01 } },
-	{ "cv25519", 255, 10,
+	{ "cv25519",
+	  255,
+	  10,
 	  { 0x2B, 0x06, 0x01, 0x04, 0x01, 0x97, 0x55, 0x01, 0x05, 0x01 } },
 	{ "ed448", 448, 3, { 0x2B, 0x65, 0x71 } },
 	{ "cv448", 448, 3, { 0x2B, 0x65, 0x6F } },
@@ -158,12 +184,12 @@ static int pgpk_key_fields(struct pgpk_cursor *c, struct pgpk_pubkey *key,
 		key->bits = pgpk_mpi_bits(&key->rsa_n);
 		break;
 	case PGPK_PK_DSA:
-		nmpi = 4;	/* 5.6.2: p, q, g, y */
+		nmpi = 4; /* 5.6.2: p, q, g, y */
 		/* fall through */
 	case PGPK_PK_ELGAMAL_E:
 	case PGPK_PK_ELGAMAL:
 		if (!nmpi)
-			nmpi = 3;	/* 5.6.3: p, g, y */
+			nmpi = 3; /* 5.6.3: p, g, y */
 		for (i = 0; i < nmpi; i++) {
 			if (!pgpk_mpi_get(c, &m, NULL))
 				goto truncated;
@@ -179,9 +205,10 @@ static int pgpk_key_fields(struct pgpk_cursor *c, struct pgpk_pubkey *key,
 		if (!pgpk_get_u8(c, &oid_len))
 			goto truncated;
 		if (oid_len == 0 || oid_len == 0xFF)
-			return pgpk_fail(err, -EBADMSG, at,
-					 "reserved curve OID length %u in key at offset %zu",
-					 oid_len, key->offset);
+			return pgpk_fail(
+				err, -EBADMSG, at,
+				"reserved curve OID length %u in key at offset %zu",
+				oid_len, key->offset);
 		if (!pgpk_get_bytes(c, oid_len, &oid))
 			goto truncated;
 		curve = pgpk_curve_lookup(oid, oid_len);
@@ -212,9 +239,10 @@ static int pgpk_key_fields(struct pgpk_cursor *c, struct pgpk_pubkey *key,
 		if (!pgpk_get_bytes(c, sizes[idx], &p))
 			goto truncated;
 		key->bits = bits[idx];
-		key->curve = key->algo == PGPK_PK_X25519 ? "cv25519" :
-			     key->algo == PGPK_PK_X448 ? "cv448" :
-			     key->algo == PGPK_PK_ED25519 ? "ed25519" : "ed448";
+		key->curve = key->algo == PGPK_PK_X25519  ? "cv25519" :
+			     key->algo == PGPK_PK_X448	  ? "cv448" :
+			     key->algo == PGPK_PK_ED25519 ? "ed25519" :
+							    "ed448";
 		break;
 	}
 	default:
@@ -223,15 +251,17 @@ static int pgpk_key_fields(struct pgpk_cursor *c, struct pgpk_pubkey *key,
 		return 0;
 	}
 	if (pgpk_cursor_left(c))
-		return pgpk_fail(err, -EBADMSG, pgpk_cursor_offset(c),
-				 "%zu trailing octets in %s key packet at offset %zu",
-				 pgpk_cursor_left(c), key->algo_name, key->offset);
+		return pgpk_fail(
+			err, -EBADMSG, pgpk_cursor_offset(c),
+			"%zu trailing octets in %s key packet at offset %zu",
+			pgpk_cursor_left(c), key->algo_name, key->offset);
 	return 0;
 
 truncated:
-	return pgpk_fail(err, -EBADMSG, pgpk_cursor_offset(c),
-			 "truncated %s key material in key packet at offset %zu",
-			 key->algo_name, key->offset);
+	return pgpk_fail(
+		err, -EBADMSG, pgpk_cursor_offset(c),
+		"truncated %s key material in key packet at offset %zu",
+		key->algo_name, key->offset);
 }
 
 int pgpk_hash_key_packet(struct evp_md_ctx_st *ctx,
@@ -270,8 +300,8 @@ static int pgpk_fingerprint(struct pgpk_pubkey *key, struct pgpk_error *err)
 
 	if (!ctx)
 		return pgpk_fail(err, -ENOMEM, key->offset, "out of memory");
-	if (!EVP_DigestInit_ex(ctx, key->version == 6 ? EVP_sha256() :
-						    EVP_sha1(), NULL) ||
+	if (!EVP_DigestInit_ex(
+		    ctx, key->version == 6 ? EVP_sha256() : EVP_sha1(), NULL) ||
 	    pgpk_hash_key_packet(ctx, key) ||
 	    !EVP_DigestFinal_ex(ctx, key->fpr, &n)) {
 		ret = pgpk_fail(err, -ENOMEM, key->offset,
@@ -314,13 +344,15 @@ int pgpk_pubkey_parse(const uint8_t *body, size_t len, size_t offset,
 	if (version == 2 || version == 3)
 		/* RFC 9580 5.5.2.1: v3 keys are deprecated (MD5 fingerprints,
 		 * no self-signature binding): refused. */
-		return pgpk_fail(err, -ENOPKG, offset,
-				 "v%u %s at offset %zu is not supported (v3 keys are obsolete, RFC 9580 5.5.2.1)",
-				 version, what, offset);
+		return pgpk_fail(
+			err, -ENOPKG, offset,
+			"v%u %s at offset %zu is not supported (v3 keys are obsolete, RFC 9580 5.5.2.1)",
+			version, what, offset);
 	if (version != 4 && version != 6)
-		return pgpk_fail(err, -ENOPKG, offset,
-				 "unsupported %s packet version %u at offset %zu",
-				 what, version, offset);
+		return pgpk_fail(
+			err, -ENOPKG, offset,
+			"unsupported %s packet version %u at offset %zu", what,
+			version, offset);
 	if (!pgpk_get_be32(&c, &created) || !pgpk_get_u8(&c, &algo))
 		return pgpk_fail(err, -EBADMSG, offset,
 				 "truncated %s packet at offset %zu", what,
@@ -336,10 +368,10 @@ int pgpk_pubkey_parse(const uint8_t *body, size_t len, size_t offset,
 					 "truncated v6 %s packet at offset %zu",
 					 what, offset);
 		if (mat_len != pgpk_cursor_left(&c))
-			return pgpk_fail(err, -EBADMSG, offset,
-					 "v6 %s at offset %zu: key material length %u but %zu octets left",
-					 what, offset, mat_len,
-					 pgpk_cursor_left(&c));
+			return pgpk_fail(
+				err, -EBADMSG, offset,
+				"v6 %s at offset %zu: key material length %u but %zu octets left",
+				what, offset, mat_len, pgpk_cursor_left(&c));
 	}
 	ret = pgpk_key_fields(&c, key, err);
 	if (ret)

@@ -13,10 +13,10 @@
 
 #include "helper/openpgp/internal.h"
 
-#define PGPK_MAX_DECOMPRESSED	(64u * 1024 * 1024)
+#define PGPK_MAX_DECOMPRESSED (64u * 1024 * 1024)
 
 struct pgpk_sigset_priv {
-	uint8_t **bufs;		/* decompressed buffers the sigs point into */
+	uint8_t **bufs; /* decompressed buffers the sigs point into */
 	size_t nbufs;
 	size_t cap_sigs;
 };
@@ -25,12 +25,12 @@ struct pgpk_sigset_priv {
 struct pgpk_msg {
 	struct pgpk_sigset *set;
 	struct pgpk_sigset_priv *priv;
-	const uint8_t *literal;		/* literal data octets */
+	const uint8_t *literal; /* literal data octets */
 	size_t literal_len;
-	uint8_t *literal_owned;		/* partial-length literal body */
+	uint8_t *literal_owned; /* partial-length literal body */
 	bool have_literal;
 	size_t one_pass;
-	size_t total_out;		/* decompressed octets so far */
+	size_t total_out; /* decompressed octets so far */
 };
 
 void pgpk_sigset_free(struct pgpk_sigset *set)
@@ -111,9 +111,10 @@ static int pgpk_decompress(struct pgpk_msg *m, const struct pgpk_packet *pkt,
 				 pkt->offset);
 	algo = pkt->body[0];
 	if (algo != 0 && algo != 1 && algo != 2)
-		return pgpk_fail(err, -ENOPKG, pkt->offset,
-				 "unsupported compression algorithm %u at offset %zu",
-				 algo, pkt->offset);
+		return pgpk_fail(
+			err, -ENOPKG, pkt->offset,
+			"unsupported compression algorithm %u at offset %zu",
+			algo, pkt->offset);
 	if (algo == 0) {
 		buf = malloc(pkt->len);
 		if (!buf)
@@ -141,10 +142,10 @@ static int pgpk_decompress(struct pgpk_msg *m, const struct pgpk_packet *pkt,
 			if (m->total_out + ncap > PGPK_MAX_DECOMPRESSED)
 				ncap = PGPK_MAX_DECOMPRESSED - m->total_out;
 			if (ncap <= used) {
-				ret = pgpk_fail(err, -EBADMSG, pkt->offset,
-						"compressed data at offset %zu expands beyond %u octets",
-						pkt->offset,
-						PGPK_MAX_DECOMPRESSED);
+				ret = pgpk_fail(
+					err, -EBADMSG, pkt->offset,
+					"compressed data at offset %zu expands beyond %u octets",
+					pkt->offset, PGPK_MAX_DECOMPRESSED);
 				goto error_end;
 			}
 			nb = realloc(buf, ncap);
@@ -162,8 +163,7 @@ static int pgpk_decompress(struct pgpk_msg *m, const struct pgpk_packet *pkt,
 		used = cap - zs.avail_out;
 		if (zret == Z_STREAM_END)
 			break;
-		if (zret != Z_OK ||
-		    (zs.avail_in == 0 && zs.avail_out != 0)) {
+		if (zret != Z_OK || (zs.avail_in == 0 && zs.avail_out != 0)) {
 			ret = pgpk_fail(err, -EBADMSG, pkt->offset,
 					"corrupt compressed data at offset %zu",
 					pkt->offset);
@@ -210,15 +210,17 @@ static int pgpk_msg_walk(struct pgpk_msg *m, const uint8_t *data, size_t len,
 			size_t nlen;
 
 			if (m->have_literal) {
-				ret = pgpk_fail(err, -EBADMSG, pkt.hdr_offset,
-						"second literal data packet at offset %zu",
-						pkt.hdr_offset);
+				ret = pgpk_fail(
+					err, -EBADMSG, pkt.hdr_offset,
+					"second literal data packet at offset %zu",
+					pkt.hdr_offset);
 				break;
 			}
 			if (pkt.len < 2 || pkt.len < 6 + (size_t)pkt.body[1]) {
-				ret = pgpk_fail(err, -EBADMSG, pkt.offset,
-						"truncated literal data header at offset %zu",
-						pkt.offset);
+				ret = pgpk_fail(
+					err, -EBADMSG, pkt.offset,
+					"truncated literal data header at offset %zu",
+					pkt.offset);
 				break;
 			}
 			nlen = pkt.body[1];
@@ -234,9 +236,10 @@ static int pgpk_msg_walk(struct pgpk_msg *m, const uint8_t *data, size_t len,
 			size_t blen = 0;
 
 			if (depth >= PGPK_MAX_NESTING) {
-				ret = pgpk_fail(err, -EBADMSG, pkt.hdr_offset,
-						"compressed data nested too deep at offset %zu",
-						pkt.hdr_offset);
+				ret = pgpk_fail(
+					err, -EBADMSG, pkt.hdr_offset,
+					"compressed data nested too deep at offset %zu",
+					pkt.hdr_offset);
 				break;
 			}
 			ret = pgpk_decompress(m, &pkt, &buf, &blen, err);
@@ -253,15 +256,19 @@ static int pgpk_msg_walk(struct pgpk_msg *m, const uint8_t *data, size_t len,
 			break;
 		}
 		default:
-			ret = pgpk_fail(err, pkt.tag == PGPK_TAG_SEIPD ||
-					pkt.tag == PGPK_TAG_SED ||
-					pkt.tag == PGPK_TAG_AEAD ||
-					pkt.tag == PGPK_TAG_PKESK ||
-					pkt.tag == PGPK_TAG_SKESK ?
-					-ENOPKG : -EBADMSG, pkt.hdr_offset,
-					"unexpected %s packet (tag %u) in a signature at offset %zu",
-					pgpk_tag_name(pkt.tag), pkt.tag,
-					pkt.hdr_offset);
+			ret = pgpk_fail(
+				err,
+				pkt.tag == PGPK_TAG_SEIPD ||
+						pkt.tag == PGPK_TAG_SED ||
+						pkt.tag == PGPK_TAG_AEAD ||
+						pkt.tag == PGPK_TAG_PKESK ||
+						pkt.tag == PGPK_TAG_SKESK ?
+					-ENOPKG :
+					-EBADMSG,
+				pkt.hdr_offset,
+				"unexpected %s packet (tag %u) in a signature at offset %zu",
+				pgpk_tag_name(pkt.tag), pkt.tag,
+				pkt.hdr_offset);
 			break;
 		}
 		pgpk_packet_release(&pkt);
@@ -271,8 +278,8 @@ static int pgpk_msg_walk(struct pgpk_msg *m, const uint8_t *data, size_t len,
 	return 0;
 }
 
-int pgpk_sigset_parse(const uint8_t *in, size_t len,
-		      struct pgpk_sigset **out, struct pgpk_error *err)
+int pgpk_sigset_parse(const uint8_t *in, size_t len, struct pgpk_sigset **out,
+		      struct pgpk_error *err)
 {
 	struct pgpk_sigset *set;
 	struct pgpk_msg m = { 0 };
@@ -302,8 +309,9 @@ int pgpk_sigset_parse(const uint8_t *in, size_t len,
 	}
 	if (set->input.kind == PGPK_INPUT_CLEARTEXT) {
 		if (m.have_literal || m.one_pass) {
-			ret = pgpk_fail(err, -EBADMSG, 0,
-					"cleartext signature block holds a message");
+			ret = pgpk_fail(
+				err, -EBADMSG, 0,
+				"cleartext signature block holds a message");
 			goto error_free_literal;
 		}
 		/* RFC 9580 7.2: the canonicalised text is what is signed. */
@@ -323,7 +331,8 @@ int pgpk_sigset_parse(const uint8_t *in, size_t len,
 						     false, &set->content,
 						     &set->content_len);
 		} else {
-			set->content = malloc(m.literal_len ? m.literal_len : 1);
+			set->content =
+				malloc(m.literal_len ? m.literal_len : 1);
 			ret = set->content ? 0 : -ENOMEM;
 			if (!ret && m.literal_len)
 				memcpy(set->content, m.literal, m.literal_len);

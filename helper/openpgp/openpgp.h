@@ -30,13 +30,13 @@
 /* RFC 9580 9.1: public-key algorithms. */
 enum pgpk_pk_algo {
 	PGPK_PK_RSA = 1,
-	PGPK_PK_RSA_E = 2,	/* encrypt-only, deprecated */
-	PGPK_PK_RSA_S = 3,	/* sign-only, deprecated */
+	PGPK_PK_RSA_E = 2, /* encrypt-only, deprecated */
+	PGPK_PK_RSA_S = 3, /* sign-only, deprecated */
 	PGPK_PK_ELGAMAL_E = 16,
 	PGPK_PK_DSA = 17,
 	PGPK_PK_ECDH = 18,
 	PGPK_PK_ECDSA = 19,
-	PGPK_PK_ELGAMAL = 20,	/* sign+encrypt, deprecated */
+	PGPK_PK_ELGAMAL = 20, /* sign+encrypt, deprecated */
 	PGPK_PK_EDDSA_LEGACY = 22,
 	PGPK_PK_X25519 = 25,
 	PGPK_PK_X448 = 26,
@@ -75,19 +75,19 @@ enum pgpk_sig_type {
 };
 
 /* RFC 9580 5.2.3.29: key flags (first octet). */
-#define PGPK_KF_CERTIFY		0x01
-#define PGPK_KF_SIGN		0x02
-#define PGPK_KF_ENCRYPT_COMMS	0x04
-#define PGPK_KF_ENCRYPT_STORAGE	0x08
-#define PGPK_KF_AUTH		0x20
+#define PGPK_KF_CERTIFY 0x01
+#define PGPK_KF_SIGN 0x02
+#define PGPK_KF_ENCRYPT_COMMS 0x04
+#define PGPK_KF_ENCRYPT_STORAGE 0x08
+#define PGPK_KF_AUTH 0x20
 
-#define PGPK_FPR_MAX		32	/* v6: SHA-256 */
-#define PGPK_KEYID_LEN		8
+#define PGPK_FPR_MAX 32 /* v6: SHA-256 */
+#define PGPK_KEYID_LEN 8
 
 /* A big-endian unsigned integer inside the input, leading zeros removed. */
 struct pgpk_mpi {
 	const uint8_t *data;
-	size_t len;		/* octets, 0 for the value zero */
+	size_t len; /* octets, 0 for the value zero */
 };
 
 /*
@@ -97,27 +97,27 @@ struct pgpk_mpi {
  * (RFC 9580 5.2.3.7: they are self-authenticating).
  */
 struct pgpk_signature {
-	size_t offset;		/* offset of the packet body */
-	const uint8_t *body;	/* the whole packet body */
+	size_t offset; /* offset of the packet body */
+	const uint8_t *body; /* the whole packet body */
 	size_t body_len;
-	uint8_t version;	/* 3, 4 or 6 */
-	uint8_t type;		/* enum pgpk_sig_type */
-	uint8_t pk_algo;	/* enum pgpk_pk_algo */
-	uint8_t hash_algo;	/* enum pgpk_hash_algo */
-	uint32_t created;	/* v3 field / creation time subpacket */
-	uint32_t sig_expires;	/* relative seconds, 0 = never (5.2.3.18) */
+	uint8_t version; /* 3, 4 or 6 */
+	uint8_t type; /* enum pgpk_sig_type */
+	uint8_t pk_algo; /* enum pgpk_pk_algo */
+	uint8_t hash_algo; /* enum pgpk_hash_algo */
+	uint32_t created; /* v3 field / creation time subpacket */
+	uint32_t sig_expires; /* relative seconds, 0 = never (5.2.3.18) */
 	bool has_key_expires;
-	uint32_t key_expires;	/* relative to key creation (5.2.3.13) */
+	uint32_t key_expires; /* relative to key creation (5.2.3.13) */
 	bool has_key_flags;
-	uint8_t key_flags;	/* first octet (5.2.3.29) */
-	bool primary_uid;	/* Primary User ID subpacket set (5.2.3.27) */
-	bool revocable;		/* Revocable subpacket, default true */
+	uint8_t key_flags; /* first octet (5.2.3.29) */
+	bool primary_uid; /* Primary User ID subpacket set (5.2.3.27) */
+	bool revocable; /* Revocable subpacket, default true */
 	bool has_revocation_reason;
-	uint8_t revocation_reason;	/* 5.2.3.31 code */
+	uint8_t revocation_reason; /* 5.2.3.31 code */
 	bool has_issuer_keyid;
-	uint8_t issuer_keyid[PGPK_KEYID_LEN];	/* 5.2.3.12 or v3 field */
-	size_t issuer_fpr_len;	/* 0, 20 or 32 */
-	uint8_t issuer_fpr[PGPK_FPR_MAX];	/* 5.2.3.35 without version */
+	uint8_t issuer_keyid[PGPK_KEYID_LEN]; /* 5.2.3.12 or v3 field */
+	size_t issuer_fpr_len; /* 0, 20 or 32 */
+	uint8_t issuer_fpr[PGPK_FPR_MAX]; /* 5.2.3.35 without version */
 	/*
 	 * An unknown subpacket flagged critical, or a known one with a
 	 * malformed value: RFC 9580 5.2.3.7 says the signature is then
@@ -127,20 +127,20 @@ struct pgpk_signature {
 	/* v3: the 5 hashed octets (type, time); v4/v6: the hashed area. */
 	const uint8_t *hashed;
 	size_t hashed_len;
-	const uint8_t *salt;	/* v6 only, 16..32 octets */
+	const uint8_t *salt; /* v6 only, 16..32 octets */
 	size_t salt_len;
-	uint16_t quick_check;	/* left 16 bits of the signed hash */
-	struct pgpk_mpi rsa_s;	/* RSA algorithms only */
+	uint16_t quick_check; /* left 16 bits of the signed hash */
+	struct pgpk_mpi rsa_s; /* RSA algorithms only */
 	/* Embedded Signature subpacket body (5.2.3.34), e.g. a 0x19 back-
 	 * signature; parse it with pgpk_signature_parse(). */
 	const uint8_t *embedded;
 	size_t embedded_len;
-	size_t embedded_offset;	/* its offset in the input */
+	size_t embedded_offset; /* its offset in the input */
 	/* Inside a keyring, a signature that cannot be parsed (unknown
 	 * version, bad subpacket, truncated) is kept with malformed set and
 	 * ignored; stand-alone signature parsing fails instead. */
 	bool malformed;
-	bool has_created;	/* a creation time was present */
+	bool has_created; /* a creation time was present */
 	/* Verification result inside a keyring: 0 not checked, 1 good,
 	 * -1 bad.  RSA, DSA, ECDSA and EdDSA are verified with OpenSSL;
 	 * other algorithms never verify (as in GnuPG). */
@@ -153,20 +153,20 @@ struct pgpk_signature {
 
 /* One key packet, primary (tag 6) or subkey (tag 14), RFC 9580 5.5.2. */
 struct pgpk_pubkey {
-	size_t offset;		/* offset of the packet body */
+	size_t offset; /* offset of the packet body */
 	const uint8_t *body;
 	size_t body_len;
-	uint8_t version;	/* 4 or 6 */
-	uint8_t algo;		/* enum pgpk_pk_algo */
+	uint8_t version; /* 4 or 6 */
+	uint8_t algo; /* enum pgpk_pk_algo */
 	bool subkey;
 	uint32_t created;
-	unsigned int bits;	/* modulus / p / curve size, as GnuPG shows */
-	const char *algo_name;	/* "RSA", "DSA", "EdDSA", "ed25519", ... */
-	const char *curve;	/* curve name for ECC, else NULL */
+	unsigned int bits; /* modulus / p / curve size, as GnuPG shows */
+	const char *algo_name; /* "RSA", "DSA", "EdDSA", "ed25519", ... */
+	const char *curve; /* curve name for ECC, else NULL */
 	uint8_t fpr[PGPK_FPR_MAX];
-	size_t fpr_len;		/* 20 (v4, SHA-1) or 32 (v6, SHA-256) */
-	uint8_t keyid[PGPK_KEYID_LEN];	/* v4: last 8, v6: first 8 octets */
-	struct pgpk_mpi rsa_n;	/* RSA algorithms only */
+	size_t fpr_len; /* 20 (v4, SHA-1) or 32 (v6, SHA-256) */
+	uint8_t keyid[PGPK_KEYID_LEN]; /* v4: last 8, v6: first 8 octets */
+	struct pgpk_mpi rsa_n; /* RSA algorithms only */
 	struct pgpk_mpi rsa_e;
 
 	/* Signatures following this key packet (and before the next user
@@ -176,14 +176,14 @@ struct pgpk_pubkey {
 	size_t nsigs;
 
 	/* Validity, computed by pgpk_keyring_parse() at opts->now. */
-	bool valid;		/* primary: has a valid self-signature;
+	bool valid; /* primary: has a valid self-signature;
 				 * subkey: has a valid binding (and back-
 				 * signature when it can sign) */
-	bool revoked;		/* valid revocation (0x20 / 0x28) */
-	bool expired;		/* expires != 0 && expires <= now */
-	int64_t expires;	/* absolute Unix seconds, 0 = never */
+	bool revoked; /* valid revocation (0x20 / 0x28) */
+	bool expired; /* expires != 0 && expires <= now */
+	int64_t expires; /* absolute Unix seconds, 0 = never */
 	bool has_key_flags;
-	uint8_t key_flags;	/* from the deciding self-sig / binding */
+	uint8_t key_flags; /* from the deciding self-sig / binding */
 	/* Key flags (or, without the subpacket, the algorithm) allow
 	 * signing AND valid AND not revoked AND not expired. */
 	bool can_sign;
@@ -205,22 +205,22 @@ struct pgpk_pubkey {
 
 /* A user ID (tag 13) or user attribute (tag 17) with its signatures. */
 struct pgpk_userid {
-	size_t offset;		/* offset of the packet body */
+	size_t offset; /* offset of the packet body */
 	const uint8_t *data;
 	size_t len;
-	bool attribute;		/* user attribute: listed nowhere, skipped */
+	bool attribute; /* user attribute: listed nowhere, skipped */
 	struct pgpk_signature *sigs;
 	size_t nsigs;
 	/* Validity at opts->now. */
-	bool valid;		/* newest self-certification verifies */
-	bool revoked;		/* valid 0x30 newer than the self-cert */
-	const struct pgpk_signature *selfsig;	/* newest valid self-cert */
+	bool valid; /* newest self-certification verifies */
+	bool revoked; /* valid 0x30 newer than the self-cert */
+	const struct pgpk_signature *selfsig; /* newest valid self-cert */
 };
 
 /* A transferable public key (RFC 9580 10.1.1). */
 struct pgpk_cert {
 	struct pgpk_pubkey primary;
-	struct pgpk_userid *uids;	/* user IDs and attributes, in order */
+	struct pgpk_userid *uids; /* user IDs and attributes, in order */
 	size_t nuids;
 	struct pgpk_pubkey *subkeys;
 	size_t nsubkeys;
@@ -232,27 +232,27 @@ struct pgpk_cert {
 
 /* Input forms recognised by pgpk_input_decode(). */
 enum pgpk_input_kind {
-	PGPK_INPUT_BINARY,	/* raw packets */
-	PGPK_INPUT_ARMOR,	/* -----BEGIN PGP ...----- (RFC 9580 6) */
-	PGPK_INPUT_CLEARTEXT,	/* -----BEGIN PGP SIGNED MESSAGE----- (7) */
+	PGPK_INPUT_BINARY, /* raw packets */
+	PGPK_INPUT_ARMOR, /* -----BEGIN PGP ...----- (RFC 9580 6) */
+	PGPK_INPUT_CLEARTEXT, /* -----BEGIN PGP SIGNED MESSAGE----- (7) */
 };
 
 /* Decoded input: packets (dearmored) and, for cleartext, the text. */
 struct pgpk_input {
 	enum pgpk_input_kind kind;
-	uint8_t *packets;	/* binary packets; all offsets refer here */
+	uint8_t *packets; /* binary packets; all offsets refer here */
 	size_t packets_len;
 	/* Cleartext-signed: the signed text after dash-unescaping and with
 	 * the final line ending removed (RFC 9580 7.1), not canonicalised
 	 * (pgpk_text_canonicalize() does that). NULL otherwise. */
 	uint8_t *cleartext;
 	size_t cleartext_len;
-	char armor_label[32];	/* "PUBLIC KEY BLOCK", "SIGNATURE", ... */
+	char armor_label[32]; /* "PUBLIC KEY BLOCK", "SIGNATURE", ... */
 };
 
 /* Options of pgpk_keyring_parse(). */
 struct pgpk_parse_opts {
-	int64_t now;		/* "now" for expiry, Unix seconds */
+	int64_t now; /* "now" for expiry, Unix seconds */
 	/* Skip validity checks (no OpenSSL): valid = true everywhere, flags
 	 * and expiry from the newest self-signatures. For fuzzing/dumping. */
 	bool no_verify;
@@ -262,16 +262,16 @@ struct pgpk_parse_opts {
 
 /* A parsed keyring: one or more certificates. */
 struct pgpk_keyring {
-	struct pgpk_input input;	/* owns every byte pointed to */
+	struct pgpk_input input; /* owns every byte pointed to */
 	struct pgpk_cert *certs;
 	size_t ncerts;
-	size_t nsigs_verified;	/* RSA signatures verified (statistics) */
-	void *arena;		/* internal: allocations */
+	size_t nsigs_verified; /* RSA signatures verified (statistics) */
+	void *arena; /* internal: allocations */
 };
 
 /* A set of signatures and, for signed messages, the signed content. */
 struct pgpk_sigset {
-	struct pgpk_input input;	/* owns every byte pointed to */
+	struct pgpk_input input; /* owns every byte pointed to */
 	struct pgpk_signature *sigs;
 	size_t nsigs;
 	/* Inline signed message (one-pass + literal) or cleartext: exactly
@@ -280,7 +280,7 @@ struct pgpk_sigset {
 	uint8_t *content;
 	size_t content_len;
 	bool has_content;
-	void *arena;		/* internal */
+	void *arena; /* internal */
 };
 
 /* ---- input: armor, cleartext (armor.c) ---- */
@@ -344,7 +344,8 @@ const char *pgpk_pk_algo_name(unsigned int algo);
 /* ---- canonical encoding (convert.c) ---- */
 
 /* Flags of pgpk_key_canonical(). */
-#define PGPK_CANON_STANDALONE	0x01	/* omit packet/user ID offsets (the
+#define PGPK_CANON_STANDALONE \
+	0x01 /* omit packet/user ID offsets (the
 					 * blob is used without the OpenPGP
 					 * bytes, e.g. in a preload bundle) */
 
@@ -374,8 +375,8 @@ int pgpk_signature_parse(const uint8_t *body, size_t len, size_t offset,
  * packets), an inline signed message (one-pass signature + literal data
  * [+ signature], possibly compressed) or a cleartext-signed message.
  */
-int pgpk_sigset_parse(const uint8_t *in, size_t len,
-		      struct pgpk_sigset **out, struct pgpk_error *err);
+int pgpk_sigset_parse(const uint8_t *in, size_t len, struct pgpk_sigset **out,
+		      struct pgpk_error *err);
 void pgpk_sigset_free(struct pgpk_sigset *set);
 
 /*

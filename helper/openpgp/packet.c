@@ -10,8 +10,8 @@
 
 #include "helper/openpgp/internal.h"
 
-int pgpk_fail(struct pgpk_error *err, int code, size_t offset,
-	      const char *fmt, ...)
+int pgpk_fail(struct pgpk_error *err, int code, size_t offset, const char *fmt,
+	      ...)
 {
 	va_list ap;
 
@@ -87,21 +87,22 @@ static int pgpk_new_length(struct pgpk_cursor *c, size_t *len, bool *partial,
 	if (!pgpk_get_u8(c, &o1))
 		return pgpk_fail(err, -EBADMSG, at,
 				 "truncated packet length at offset %zu", at);
-	if (o1 < 192) {			/* 4.2.1.1: one octet */
+	if (o1 < 192) { /* 4.2.1.1: one octet */
 		*len = o1;
-	} else if (o1 < 224) {		/* 4.2.1.2: two octets */
+	} else if (o1 < 224) { /* 4.2.1.2: two octets */
 		if (!pgpk_get_u8(c, &o2))
-			return pgpk_fail(err, -EBADMSG, at,
-					 "truncated two-octet length at offset %zu",
-					 at);
+			return pgpk_fail(
+				err, -EBADMSG, at,
+				"truncated two-octet length at offset %zu", at);
 		*len = ((size_t)(o1 - 192) << 8) + o2 + 192;
-	} else if (o1 == 255) {		/* 4.2.1.3: five octets */
+	} else if (o1 == 255) { /* 4.2.1.3: five octets */
 		if (!pgpk_get_be32(c, &l32))
-			return pgpk_fail(err, -EBADMSG, at,
-					 "truncated five-octet length at offset %zu",
-					 at);
+			return pgpk_fail(
+				err, -EBADMSG, at,
+				"truncated five-octet length at offset %zu",
+				at);
 		*len = l32;
-	} else {			/* 4.2.1.4: partial, 2^(o1 & 0x1f) */
+	} else { /* 4.2.1.4: partial, 2^(o1 & 0x1f) */
 		*len = (size_t)1 << (o1 & 0x1f);
 		*partial = true;
 	}
@@ -121,16 +122,18 @@ static int pgpk_partial_body(struct pgpk_cursor *c, struct pgpk_packet *pkt,
 	/* RFC 4880 4.2.2.4: "The first partial length MUST be at least 512
 	 * octets long." */
 	if (first < 512)
-		return pgpk_fail(err, -EBADMSG, pkt->offset,
-				 "first partial body length %zu < 512 at offset %zu",
-				 first, pkt->hdr_offset);
+		return pgpk_fail(
+			err, -EBADMSG, pkt->offset,
+			"first partial body length %zu < 512 at offset %zu",
+			first, pkt->hdr_offset);
 	for (;;) {
 		size_t at = pgpk_cursor_offset(c);
 
 		if (!pgpk_get_bytes(c, chunk, &p)) {
-			ret = pgpk_fail(err, -EBADMSG, at,
-					"partial body chunk of %zu octets truncated at offset %zu",
-					chunk, at);
+			ret = pgpk_fail(
+				err, -EBADMSG, at,
+				"partial body chunk of %zu octets truncated at offset %zu",
+				chunk, at);
 			goto error_free_buf;
 		}
 		if (used + chunk > cap) {
@@ -140,8 +143,9 @@ static int pgpk_partial_body(struct pgpk_cursor *c, struct pgpk_packet *pkt,
 				ncap *= 2;
 			nbuf = realloc(buf, ncap);
 			if (!nbuf) {
-				ret = pgpk_fail(err, -ENOMEM, at,
-						"out of memory assembling partial body");
+				ret = pgpk_fail(
+					err, -ENOMEM, at,
+					"out of memory assembling partial body");
 				goto error_free_buf;
 			}
 			buf = nbuf;
@@ -184,9 +188,10 @@ int pgpk_packet_next(struct pgpk_cursor *c, struct pgpk_packet *pkt,
 				 at);
 	/* RFC 9580 4.2: bit 7 of the packet tag octet is always one. */
 	if (!(ctb & 0x80))
-		return pgpk_fail(err, -EBADMSG, at,
-				 "invalid packet tag octet 0x%02x at offset %zu (bit 7 clear)",
-				 ctb, at);
+		return pgpk_fail(
+			err, -EBADMSG, at,
+			"invalid packet tag octet 0x%02x at offset %zu (bit 7 clear)",
+			ctb, at);
 	if (ctb & 0x40) {
 		/* RFC 9580 4.2.1: new format, tag in bits 5-0. */
 		pkt->new_format = true;
@@ -227,17 +232,19 @@ int pgpk_packet_next(struct pgpk_cursor *c, struct pgpk_packet *pkt,
 				 "reserved packet tag 0 at offset %zu", at);
 	pkt->offset = pgpk_cursor_offset(c);
 	if ((partial || indeterminate) && !pgpk_tag_is_data(pkt->tag))
-		return pgpk_fail(err, -EBADMSG, at,
-				 "%s length not allowed for %s packet (tag %u) at offset %zu",
-				 partial ? "partial body" : "indeterminate",
-				 pgpk_tag_name(pkt->tag), pkt->tag, at);
+		return pgpk_fail(
+			err, -EBADMSG, at,
+			"%s length not allowed for %s packet (tag %u) at offset %zu",
+			partial ? "partial body" : "indeterminate",
+			pgpk_tag_name(pkt->tag), pkt->tag, at);
 	if (partial)
 		return pgpk_partial_body(c, pkt, len, err);
 	if (!pgpk_get_bytes(c, len, &pkt->body))
-		return pgpk_fail(err, -EBADMSG, at,
-				 "%s packet (tag %u) at offset %zu claims %zu octets, only %zu left",
-				 pgpk_tag_name(pkt->tag), pkt->tag, at, len,
-				 pgpk_cursor_left(c));
+		return pgpk_fail(
+			err, -EBADMSG, at,
+			"%s packet (tag %u) at offset %zu claims %zu octets, only %zu left",
+			pgpk_tag_name(pkt->tag), pkt->tag, at, len,
+			pgpk_cursor_left(c));
 	pkt->len = len;
 	return 0;
 

@@ -15,7 +15,7 @@
 
 #include "helper/openpgp/internal.h"
 
-#define PGPK_MAX_DER_SIG	160	/* two INTEGERs of up to 66 octets */
+#define PGPK_MAX_DER_SIG 160 /* two INTEGERs of up to 66 octets */
 
 /* Left-pad an MPI value to exactly n octets. */
 static bool pgpk_pad(const struct pgpk_mpi *m, uint8_t *out, size_t n)
@@ -157,7 +157,8 @@ static int pgpk_verify_dsa(const struct pgpk_pubkey *key,
 	for (i = 0; i < 4; i++)
 		if (!(bn[i] = BN_bin2bn(f[i].data, (int)f[i].len, NULL)))
 			goto out_free;
-	if (!bld || !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_FFC_P, bn[0]) ||
+	if (!bld ||
+	    !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_FFC_P, bn[0]) ||
 	    !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_FFC_Q, bn[1]) ||
 	    !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_FFC_G, bn[2]) ||
 	    !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_PUB_KEY, bn[3]))
@@ -230,11 +231,13 @@ int pgpk_verify_digest(const struct pgpk_pubkey *key,
 	pgpk_cursor_init(&sc, sig->sig_fields, sig->sig_fields_len, 0);
 	switch (key->algo) {
 	case PGPK_PK_DSA:
-		if (!pgpk_mpi_get(&sc, &r, NULL) || !pgpk_mpi_get(&sc, &s, NULL))
+		if (!pgpk_mpi_get(&sc, &r, NULL) ||
+		    !pgpk_mpi_get(&sc, &s, NULL))
 			return -EKEYREJECTED;
 		return pgpk_verify_dsa(key, &kc, &r, &s, digest, digest_len);
 	case PGPK_PK_ECDSA:
-		if (!pgpk_mpi_get(&sc, &r, NULL) || !pgpk_mpi_get(&sc, &s, NULL))
+		if (!pgpk_mpi_get(&sc, &r, NULL) ||
+		    !pgpk_mpi_get(&sc, &s, NULL))
 			return -EKEYREJECTED;
 		return pgpk_verify_ecdsa(key, &kc, &r, &s, digest, digest_len);
 	case PGPK_PK_EDDSA_LEGACY:
@@ -255,20 +258,17 @@ int pgpk_verify_digest(const struct pgpk_pubkey *key,
 					 64, digest, digest_len);
 	case PGPK_PK_ED25519:
 		/* 5.6.7 / 5.2.3.4: 32-octet key, 64-octet signature. */
-		if (!pgpk_get_bytes(&kc, 32, &p) ||
-		    sig->sig_fields_len != 64)
+		if (!pgpk_get_bytes(&kc, 32, &p) || sig->sig_fields_len != 64)
 			return -EKEYREJECTED;
 		return pgpk_verify_eddsa(EVP_PKEY_ED25519, p, 32,
 					 sig->sig_fields, 64, digest,
 					 digest_len);
 	case PGPK_PK_ED448:
 		/* 5.6.8 / 5.2.3.5: 57-octet key, 114-octet signature. */
-		if (!pgpk_get_bytes(&kc, 57, &p) ||
-		    sig->sig_fields_len != 114)
+		if (!pgpk_get_bytes(&kc, 57, &p) || sig->sig_fields_len != 114)
 			return -EKEYREJECTED;
-		return pgpk_verify_eddsa(EVP_PKEY_ED448, p, 57,
-					 sig->sig_fields, 114, digest,
-					 digest_len);
+		return pgpk_verify_eddsa(EVP_PKEY_ED448, p, 57, sig->sig_fields,
+					 114, digest, digest_len);
 	default:
 		/* ElGamal signatures and unknown algorithms: GnuPG does
 		 * not accept them either. */

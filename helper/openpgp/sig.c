@@ -163,8 +163,8 @@ static int pgpk_subpackets(const uint8_t *area, size_t len, size_t base,
 			break;
 		case PGPK_SP_ISSUER_FPR:
 			/* 5.2.3.35: version octet, then 20 (v4) or 32 (v6). */
-			if (n < 1 || !((p[0] == 4 && n == 21) ||
-				       (p[0] == 6 && n == 33)))
+			if (n < 1 ||
+			    !((p[0] == 4 && n == 21) || (p[0] == 6 && n == 33)))
 				goto bad_value;
 			if (!sig->issuer_fpr_len || hashed) {
 				memcpy(sig->issuer_fpr, p + 1, n - 1);
@@ -203,8 +203,8 @@ static int pgpk_subpackets(const uint8_t *area, size_t len, size_t base,
 			if (!sig->embedded || hashed) {
 				sig->embedded = p;
 				sig->embedded_len = n;
-				sig->embedded_offset = c.base +
-						       (size_t)(p - c.data);
+				sig->embedded_offset =
+					c.base + (size_t)(p - c.data);
 			}
 			break;
 		case PGPK_SP_NOTATION:
@@ -247,9 +247,10 @@ bad_value:
 	return 0;
 
 truncated:
-	return pgpk_fail(err, -EBADMSG, pgpk_cursor_offset(&c),
-			 "truncated subpacket at offset %zu in signature at offset %zu",
-			 pgpk_cursor_offset(&c), sig->offset);
+	return pgpk_fail(
+		err, -EBADMSG, pgpk_cursor_offset(&c),
+		"truncated subpacket at offset %zu in signature at offset %zu",
+		pgpk_cursor_offset(&c), sig->offset);
 }
 
 /* RFC 9580 5.2.3.1 ff.: the algorithm-specific signature fields. */
@@ -294,9 +295,10 @@ static int pgpk_sig_fields(struct pgpk_cursor *c, struct pgpk_signature *sig,
 		return 0;
 	}
 	if (pgpk_cursor_left(c))
-		return pgpk_fail(err, -EBADMSG, pgpk_cursor_offset(c),
-				 "%zu trailing octets in signature at offset %zu",
-				 pgpk_cursor_left(c), sig->offset);
+		return pgpk_fail(
+			err, -EBADMSG, pgpk_cursor_offset(c),
+			"%zu trailing octets in signature at offset %zu",
+			pgpk_cursor_left(c), sig->offset);
 	return 0;
 
 truncated:
@@ -318,9 +320,10 @@ static int pgpk_sig_v3(struct pgpk_cursor *c, struct pgpk_signature *sig,
 	if (!pgpk_get_u8(c, &hlen))
 		goto truncated;
 	if (hlen != 5)
-		return pgpk_fail(err, -EBADMSG, sig->offset,
-				 "v3 signature at offset %zu: hashed length %u, must be 5",
-				 sig->offset, hlen);
+		return pgpk_fail(
+			err, -EBADMSG, sig->offset,
+			"v3 signature at offset %zu: hashed length %u, must be 5",
+			sig->offset, hlen);
 	sig->hashed = c->data + c->pos;
 	sig->hashed_len = 5;
 	if (!pgpk_get_u8(c, &type) || !pgpk_get_be32(c, &created) ||
@@ -391,9 +394,10 @@ static int pgpk_sig_v4v6(struct pgpk_cursor *c, struct pgpk_signature *sig,
 		    !pgpk_get_bytes(c, salt_len, &salt))
 			goto truncated;
 		if (salt_len != pgpk_hash_salt_len(hash))
-			return pgpk_fail(err, -EBADMSG, sig->offset,
-					 "v6 signature at offset %zu: salt of %u octets for hash %u",
-					 sig->offset, salt_len, hash);
+			return pgpk_fail(
+				err, -EBADMSG, sig->offset,
+				"v6 signature at offset %zu: salt of %u octets for hash %u",
+				sig->offset, salt_len, hash);
 		sig->salt = salt;
 		sig->salt_len = salt_len;
 	}
@@ -428,7 +432,8 @@ int pgpk_signature_parse(const uint8_t *body, size_t len, size_t offset,
 	pgpk_cursor_init(&c, body, len, offset);
 	if (!pgpk_get_u8(&c, &version))
 		return pgpk_fail(err, -EBADMSG, offset,
-				 "empty signature packet at offset %zu", offset);
+				 "empty signature packet at offset %zu",
+				 offset);
 	sig->version = version;
 	switch (version) {
 	case 3:
@@ -437,9 +442,10 @@ int pgpk_signature_parse(const uint8_t *body, size_t len, size_t offset,
 	case 6:
 		return pgpk_sig_v4v6(&c, sig, err);
 	default:
-		return pgpk_fail(err, -ENOPKG, offset,
-				 "unsupported signature version %u at offset %zu",
-				 version, offset);
+		return pgpk_fail(
+			err, -ENOPKG, offset,
+			"unsupported signature version %u at offset %zu",
+			version, offset);
 	}
 }
 
@@ -447,8 +453,8 @@ int pgpk_hash_sig_prefix(struct evp_md_ctx_st *ctx,
 			 const struct pgpk_signature *sig)
 {
 	/* RFC 9580 5.2.4: a v6 signature hashes its salt first. */
-	if (sig->version == 6 && !EVP_DigestUpdate(ctx, sig->salt,
-						   sig->salt_len))
+	if (sig->version == 6 &&
+	    !EVP_DigestUpdate(ctx, sig->salt, sig->salt_len))
 		return -ENOMEM;
 	return 0;
 }

@@ -99,16 +99,19 @@ static void test_armor_errors(void)
 	}
 	/* Invalid base64 character, with its offset. */
 	CHECK_EQ(pgpk_decode_str("-----BEGIN PGP SIGNATURE-----\n\nAB*D\n"
-				 "-----END PGP SIGNATURE-----\n", &in, &err),
+				 "-----END PGP SIGNATURE-----\n",
+				 &in, &err),
 		 -EBADMSG);
 	CHECK_EQ(err.offset, 33);
 	/* END label must match BEGIN. */
 	CHECK_EQ(pgpk_decode_str("-----BEGIN PGP SIGNATURE-----\n\nABCD\n"
-				 "-----END PGP MESSAGE-----\n", &in, &err),
+				 "-----END PGP MESSAGE-----\n",
+				 &in, &err),
 		 -EBADMSG);
 	/* Incomplete base64 quantum. */
 	CHECK_EQ(pgpk_decode_str("-----BEGIN PGP SIGNATURE-----\n\nABCDE\n"
-				 "-----END PGP SIGNATURE-----\n", &in, &err),
+				 "-----END PGP SIGNATURE-----\n",
+				 &in, &err),
 		 -EBADMSG);
 	/* Neither armor nor packets. */
 	CHECK_EQ(pgpk_decode_str("hello\n", &in, &err), -EBADMSG);
@@ -117,11 +120,13 @@ static void test_armor_errors(void)
 	/* A short valid block: "ABCD" -> 00 10 83. */
 	CHECK_EQ(pgpk_decode_str("-----BEGIN PGP SIGNATURE-----\n"
 				 "Version: x\n\nABCD\n=\n"
-				 "-----END PGP SIGNATURE-----\n", &in, &err),
-		 -EBADMSG);	/* "=" alone is a malformed checksum */
+				 "-----END PGP SIGNATURE-----\n",
+				 &in, &err),
+		 -EBADMSG); /* "=" alone is a malformed checksum */
 	CHECK_EQ(pgpk_decode_str("-----BEGIN PGP SIGNATURE-----\n"
 				 "Version: x\r\n\r\nAB\r\nCD\r\n"
-				 "-----END PGP SIGNATURE-----\r\n", &in, &err),
+				 "-----END PGP SIGNATURE-----\r\n",
+				 &in, &err),
 		 0);
 	CHECK_EQ(in.packets_len, 3);
 	CHECK(in.packets_len == 3 && in.packets[0] == 0x00 &&
@@ -152,7 +157,8 @@ static void test_cleartext(void)
 	      !memcmp(in.cleartext, expect, strlen(expect)));
 	CHECK(in.packets_len > 0 && (in.packets[0] & 0x80));
 	CHECK_EQ(pgpk_text_canonicalize(in.cleartext, in.cleartext_len, true,
-					&out, &olen), 0);
+					&out, &olen),
+		 0);
 	CHECK_EQ(olen, strlen(canon));
 	CHECK(olen == strlen(canon) && !memcmp(out, canon, olen));
 	free(out);
@@ -160,7 +166,9 @@ static void test_cleartext(void)
 
 	/* No signature after the text. */
 	CHECK_EQ(pgpk_decode_str("-----BEGIN PGP SIGNED MESSAGE-----\n"
-				 "Hash: SHA256\n\ntext\n", &in, &err), -EBADMSG);
+				 "Hash: SHA256\n\ntext\n",
+				 &in, &err),
+		 -EBADMSG);
 	free(clear);
 }
 
@@ -172,9 +180,9 @@ static void test_canonicalize(void)
 	} cases[] = {
 		{ "a\nb", "a\r\nb", false },
 		{ "a\r\nb\r\n", "a\r\nb\r\n", false },
-		{ "a \t\nb  ", "a \t\r\nb  ", false },	/* text mode keeps */
-		{ "a \t\nb  ", "a\r\nb", true },	/* cleartext strips */
-		{ "a\rb\n", "a\rb\r\n", false },	/* lone CR kept */
+		{ "a \t\nb  ", "a \t\r\nb  ", false }, /* text mode keeps */
+		{ "a \t\nb  ", "a\r\nb", true }, /* cleartext strips */
+		{ "a\rb\n", "a\rb\r\n", false }, /* lone CR kept */
 		{ "\n\n", "\r\n\r\n", false },
 		{ "", "", true },
 	};

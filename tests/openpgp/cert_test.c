@@ -17,7 +17,7 @@
 #include "helper/openpgp/internal.h"
 #include "tests/openpgp/test_util.h"
 
-#define T0 1700000000u	/* key creation */
+#define T0 1700000000u /* key creation */
 #define NOW 1750000000
 
 struct buf {
@@ -70,7 +70,8 @@ static void put_mpi(struct buf *b, const uint8_t *p, size_t n)
 }
 
 /* New-format packet (RFC 9580 4.2.1), five-octet length if large. */
-static void put_packet(struct buf *out, unsigned int tag, const struct buf *body)
+static void put_packet(struct buf *out, unsigned int tag,
+		       const struct buf *body)
 {
 	put8(out, 0xC0 | tag);
 	if (body->n < 192) {
@@ -86,7 +87,7 @@ struct rsakey {
 	EVP_PKEY *pkey;
 	uint8_t n[512], e[8];
 	size_t nlen, elen;
-	struct buf body;	/* key packet body */
+	struct buf body; /* key packet body */
 	unsigned int version;
 	uint8_t fpr[32];
 	size_t fpr_len;
@@ -218,7 +219,7 @@ static void make_sig(struct buf *out, const struct rsakey *signer,
 	put8(&pre, v);
 	put8(&pre, type);
 	put8(&pre, 1);
-	put8(&pre, 8);	/* SHA-256 */
+	put8(&pre, 8); /* SHA-256 */
 	if (v == 6)
 		put32(&pre, (uint32_t)hashed.n);
 	else
@@ -316,7 +317,7 @@ static void test_basic_and_critical(const struct rsakey *k)
 	put_packet(&cert, 6, &key);
 	add_uid(&cert, "Test <t@example.org>");
 	sp(&extra, 27, &flags, 1);
-	sp(&extra, 100, "x", 1);	/* unknown, not critical: fine */
+	sp(&extra, 100, "x", 1); /* unknown, not critical: fine */
 	add_selfsig(&cert, k, "Test <t@example.org>", T0 + 10, &extra);
 	CHECK_EQ(parse(&cert, &ring), 0);
 	if (ring) {
@@ -331,7 +332,8 @@ static void test_basic_and_critical(const struct rsakey *k)
 		pgpk_keyring_free(ring);
 	}
 	CHECK_EQ(pgpk_convert(cert.d, cert.n, PGPK_WANT_KEY, &copts, &out,
-			      &olen, &err), 0);
+			      &olen, &err),
+		 0);
 	if (!err.code)
 		free(out);
 
@@ -352,7 +354,8 @@ static void test_basic_and_critical(const struct rsakey *k)
 		pgpk_keyring_free(ring);
 	}
 	CHECK_EQ(pgpk_convert(cert.d, cert.n, PGPK_WANT_KEY, &copts, &out,
-			      &olen, &err), -EKEYREJECTED);
+			      &olen, &err),
+		 -EKEYREJECTED);
 
 	/* A signature older than its key is a time conflict (GnuPG). */
 	cert.n = 0;
@@ -393,9 +396,8 @@ static void test_newest_and_primary(const struct rsakey *k)
 	sp32(&e2, 9, 1000 * 86400);
 	add_selfsig(&cert, k, "Old <old@example.org>", T0 + 20, &e2);
 	add_uid(&cert, "Main (comment) <main@example.org>");
-	sp(&e3, 25, &one, 1);	/* primary user ID */
-	add_selfsig(&cert, k, "Main (comment) <main@example.org>", T0 + 5,
-		    &e3);
+	sp(&e3, 25, &one, 1); /* primary user ID */
+	add_selfsig(&cert, k, "Main (comment) <main@example.org>", T0 + 5, &e3);
 	CHECK_EQ(parse(&cert, &ring), 0);
 	if (ring) {
 		const struct pgpk_cert *c = &ring->certs[0];
@@ -429,8 +431,8 @@ static int convert_sub(const struct buf *cert, const struct rsakey *sub)
 	for (i = 0; i < sub->fpr_len; i++)
 		sprintf(sel + 2 * i, "%02X", sub->fpr[i]);
 	copts.select = sel;
-	ret = pgpk_convert(cert->d, cert->n, PGPK_WANT_KEY, &copts, &out,
-			   &olen, &err);
+	ret = pgpk_convert(cert->d, cert->n, PGPK_WANT_KEY, &copts, &out, &olen,
+			   &err);
 	if (!ret)
 		free(out);
 	return ret;

@@ -14,7 +14,7 @@
 #include "kernel/pgpk_canon.h"
 #include "tests/openpgp/test_util.h"
 
-#define NOW 1800000000	/* 2027-01-15: after the keys were made */
+#define NOW 1800000000 /* 2027-01-15: after the keys were made */
 
 static void check_blob(const char *input, enum pgpk_want want,
 		       const char *select, const char *expected)
@@ -94,7 +94,7 @@ static void test_fingerprints(void)
 			const struct pgpk_pubkey *key;
 
 			key = k == 0 ? &ring->certs[0].primary :
-			      &ring->certs[0].subkeys[k - 1];
+				       &ring->certs[0].subkeys[k - 1];
 			hex(fpr, key->fpr, key->fpr_len);
 			CHECK(!strcmp(fpr, tok));
 			/* v4 key ID: the low 64 bits of the fingerprint. */
@@ -172,23 +172,27 @@ static void test_validity(void)
 	}
 	/* Conversion refusals: revoked, non-RSA, no such key. */
 	in = pgpk_test_read("revoked.gpg", &len);
-	CHECK_EQ(pgpk_convert(in, len, PGPK_WANT_KEY, &copts, &out, &olen,
-			      &err), -EKEYREJECTED);
+	CHECK_EQ(
+		pgpk_convert(in, len, PGPK_WANT_KEY, &copts, &out, &olen, &err),
+		-EKEYREJECTED);
 	free(in);
 	in = pgpk_test_read("ed25519.gpg", &len);
-	CHECK_EQ(pgpk_convert(in, len, PGPK_WANT_KEY, &copts, &out, &olen,
-			      &err), -ENOPKG);
+	CHECK_EQ(
+		pgpk_convert(in, len, PGPK_WANT_KEY, &copts, &out, &olen, &err),
+		-ENOPKG);
 	CHECK(strstr(err.msg, "EdDSA") != NULL);
 	free(in);
 	in = pgpk_test_read("alice.gpg", &len);
 	copts.select = "0123456789ABCDEF";
-	CHECK_EQ(pgpk_convert(in, len, PGPK_WANT_KEY, &copts, &out, &olen,
-			      &err), -ENOKEY);
+	CHECK_EQ(
+		pgpk_convert(in, len, PGPK_WANT_KEY, &copts, &out, &olen, &err),
+		-ENOKEY);
 	copts.select = NULL;
 	/* A flipped octet in the self-signature's RSA value: rejected. */
 	in[318 + 3 + 334 - 10] ^= 0x01;
-	CHECK_EQ(pgpk_convert(in, len, PGPK_WANT_KEY, &copts, &out, &olen,
-			      &err), -EKEYREJECTED);
+	CHECK_EQ(
+		pgpk_convert(in, len, PGPK_WANT_KEY, &copts, &out, &olen, &err),
+		-EKEYREJECTED);
 	free(in);
 }
 
@@ -237,8 +241,8 @@ static void test_non_rsa(void)
 static void test_v3_key(void)
 {
 	static const uint8_t v3[] = {
-		0x99, 0x00, 0x0E, 0x03, 0x5F, 0x00, 0x00, 0x00, 0x00, 0x00,
-		0x01, 0x00, 0x03, 0x05, 0x00, 0x02, 0x03,
+		0x99, 0x00, 0x0E, 0x03, 0x5F, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x01, 0x00, 0x03, 0x05, 0x00, 0x02, 0x03,
 	};
 	struct pgpk_parse_opts opts = { .now = NOW };
 	struct pgpk_keyring *ring;
@@ -273,8 +277,9 @@ static bool verify_with_alice(const struct pgpk_sigset *set,
 	hex(id, sig->issuer_keyid, 8);
 	key = pgpk_keyring_find(ring, id, &cert);
 	if (key &&
-	    EVP_DigestInit_ex(md, EVP_get_digestbyname(
-				      pgpk_md_name(sig->hash_algo)), NULL) &&
+	    EVP_DigestInit_ex(
+		    md, EVP_get_digestbyname(pgpk_md_name(sig->hash_algo)),
+		    NULL) &&
 	    EVP_DigestUpdate(md, data, dlen) &&
 	    !pgpk_hash_sig_trailer(md, sig) &&
 	    EVP_DigestFinal_ex(md, digest, &n))
@@ -331,13 +336,12 @@ static void test_messages(void)
 			if (cases[i].type == 0)
 				CHECK(set->content_len == mlen &&
 				      !memcmp(set->content, msg, mlen));
-		} else if (cases[i].file[8] != 's' ||
-			   cases[i].file[9] != 'u') {
+		} else if (cases[i].file[8] != 's' || cases[i].file[9] != 'u') {
 			/* Detached by the primary: verify over the file,
 			 * canonicalised for text mode. */
 			CHECK(cases[i].type ?
-			      verify_with_alice(set, canon, clen) :
-			      verify_with_alice(set, msg, mlen));
+				      verify_with_alice(set, canon, clen) :
+				      verify_with_alice(set, msg, mlen));
 			/* Tampered data fails. */
 			msg[0] ^= 1;
 			CHECK(!verify_with_alice(set, msg, mlen));

@@ -54,7 +54,7 @@ static void test_new_format(void)
 	buf[2] = 0;
 	buf[3] = 0x01;
 	buf[4] = 0x11;
-	buf[5] = 0x70;	/* 70000 */
+	buf[5] = 0x70; /* 70000 */
 	CHECK_EQ(frame(buf, 6 + 70000, &pkt, &used, &err), 0);
 	CHECK_EQ(pkt.len, 70000);
 	CHECK_EQ(pkt.offset, 6);

@@ -11,26 +11,27 @@
 static int pgpk_test_failures;
 static int pgpk_test_checks;
 
-#define CHECK(cond)							\
-	do {								\
-		pgpk_test_checks++;					\
-		if (!(cond)) {						\
-			pgpk_test_failures++;				\
-			fprintf(stderr, "%s:%d: FAILED: %s\n",		\
-				__FILE__, __LINE__, #cond);		\
-		}							\
+#define CHECK(cond)                                                      \
+	do {                                                             \
+		pgpk_test_checks++;                                      \
+		if (!(cond)) {                                           \
+			pgpk_test_failures++;                            \
+			fprintf(stderr, "%s:%d: FAILED: %s\n", __FILE__, \
+				__LINE__, #cond);                        \
+		}                                                        \
 	} while (0)
 
-#define CHECK_EQ(a, b)							\
-	do {								\
-		long long _a = (long long)(a), _b = (long long)(b);	\
-		pgpk_test_checks++;					\
-		if (_a != _b) {						\
-			pgpk_test_failures++;				\
-			fprintf(stderr, "%s:%d: FAILED: %s == %s "	\
-				"(%lld != %lld)\n", __FILE__, __LINE__,	\
-				#a, #b, _a, _b);			\
-		}							\
+#define CHECK_EQ(a, b)                                               \
+	do {                                                         \
+		long long _a = (long long)(a), _b = (long long)(b);  \
+		pgpk_test_checks++;                                  \
+		if (_a != _b) {                                      \
+			pgpk_test_failures++;                        \
+			fprintf(stderr,                              \
+				"%s:%d: FAILED: %s == %s "           \
+				"(%lld != %lld)\n",                  \
+				__FILE__, __LINE__, #a, #b, _a, _b); \
+		}                                                    \
 	} while (0)
 
 /* Test data lives next to the test in the runfiles tree. */
