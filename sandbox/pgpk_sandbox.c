@@ -14,11 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/capability.h>
+#include <linux/seccomp.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
-
-#include <seccomp.h>
 
 #include "sandbox/pgpk_sandbox.h"
 
@@ -110,16 +109,14 @@ int pgpk_sandbox_prepare(struct pgpk_sandbox *sb,
 		snprintf(msg, msg_len, "OpenSSL warm-up failed");
 		return -ENOPKG;
 	}
-	sb->filter = pgpk_seccomp_build(msg, msg_len);
-	if (!sb->filter)
-		return -ENOMEM;
-	return 0;
+	return pgpk_seccomp_bpf(&sb->bpf, &sb->bpf_len, msg, msg_len);
 }
 
 void pgpk_sandbox_release(struct pgpk_sandbox *sb)
 {
-	pgpk_seccomp_free(sb->filter);
-	sb->filter = NULL;
+	free(sb->bpf);
+	sb->bpf = NULL;
+	sb->bpf_len = 0;
 }
 
 /* Step 1: the input pipe becomes fd 0, the output pipe fd 1, nothing else. */
@@ -241,10 +238,24 @@ static int pgpk_no_new_privs(void)
 	return 0;
 }
 
+/*
+ * Step 6: the allowlist, compiled by libseccomp in the parent; loading it
+ * here is one syscall.  Fails unless no_new_privs is set (step 5).
+ */
+static int pgpk_load_filter(const struct pgpk_sandbox *sb)
+{
+	struct sock_fprog prog = {
+		.len = sb->bpf_len,
+		.filter = sb->bpf,
+	};
+
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+}
+
 enum pgpk_sandbox_step pgpk_sandbox_enter(const struct pgpk_sandbox *sb,
 					  int in_fd, int out_fd)
 {
-	if (!sb->filter)
+	if (!sb->bpf || !sb->bpf_len)
 		return PGPK_SANDBOX_STEP_FILTER;
 	if (pgpk_keep_pipes(in_fd, out_fd))
 		return PGPK_SANDBOX_STEP_FDS;
@@ -256,7 +267,7 @@ enum pgpk_sandbox_step pgpk_sandbox_enter(const struct pgpk_sandbox *sb,
 		return PGPK_SANDBOX_STEP_CAPS;
 	if (pgpk_no_new_privs())
 		return PGPK_SANDBOX_STEP_NO_NEW_PRIVS;
-	if (seccomp_load(sb->filter))
+	if (pgpk_load_filter(sb))
 		return PGPK_SANDBOX_STEP_FILTER;
 	return PGPK_SANDBOX_OK;
 }

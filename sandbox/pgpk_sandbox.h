@@ -10,7 +10,8 @@
  *       resolves the unprivileged user (default "nobody", 65534 if the
  *       name is unknown, as in an initramfs without /etc/passwd),
  *       initialises OpenSSL and warms every digest and the RSA verifier
- *       the parser uses, and compiles the seccomp filter.
+ *       the parser uses, and compiles the seccomp filter to BPF (so the
+ *       child only has to hand the program to the kernel).
  *
  *   child, after fork():    pgpk_sandbox_enter()
  *       in this fixed order, failing closed at the first error:
@@ -34,6 +35,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <linux/filter.h>
 
 /* In the sandboxed child the input pipe is always fd 0, the output fd 1. */
 #define PGPK_SANDBOX_IN_FD 0
@@ -72,7 +74,8 @@ struct pgpk_sandbox {
 	bool drop_user; /* running as root: become uid/gid */
 	unsigned long address_space;
 	unsigned long cpu_seconds;
-	void *filter; /* scmp_filter_ctx, owned */
+	struct sock_filter *bpf; /* the compiled allowlist, owned */
+	unsigned short bpf_len; /* instructions */
 };
 
 /*
@@ -123,6 +126,12 @@ const struct pgpk_seccomp_rule *pgpk_seccomp_rules(size_t *count);
 /* Compile the allowlist; returns a scmp_filter_ctx or NULL. */
 void *pgpk_seccomp_build(char *msg, size_t msg_len);
 void pgpk_seccomp_free(void *filter);
+/*
+ * Compile the allowlist to a BPF program (malloc()ed, *len instructions).
+ * Returns 0 or a negative errno with msg set.
+ */
+int pgpk_seccomp_bpf(struct sock_filter **prog, unsigned short *len, char *msg,
+		     size_t msg_len);
 /* Print the allowlist table, one syscall per line. */
 void pgpk_sandbox_print_policy(FILE *out);
 

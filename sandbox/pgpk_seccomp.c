@@ -12,8 +12,11 @@
  * rt_sigaction/rt_sigreturn (the child installs no signal handler).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
@@ -149,6 +152,50 @@ void pgpk_seccomp_free(void *filter)
 {
 	if (filter)
 		seccomp_release(filter);
+}
+
+int pgpk_seccomp_bpf(struct sock_filter **prog, unsigned short *len, char *msg,
+		     size_t msg_len)
+{
+	/* A filter has at most BPF_MAXINSNS instructions: a pipe holds it. */
+	struct sock_filter *buf = NULL;
+	void *filter;
+	int p[2], ret = -ENOMEM;
+	ssize_t n;
+
+	*prog = NULL;
+	*len = 0;
+	filter = pgpk_seccomp_build(msg, msg_len);
+	if (!filter)
+		return -ENOMEM;
+	if (pipe2(p, O_CLOEXEC)) {
+		snprintf(msg, msg_len, "pipe: %s", strerror(errno));
+		goto error_free_filter;
+	}
+	buf = malloc(BPF_MAXINSNS * sizeof(*buf));
+	if (!buf || seccomp_export_bpf(filter, p[1])) {
+		snprintf(msg, msg_len, "seccomp_export_bpf failed");
+		goto error_close;
+	}
+	close(p[1]);
+	p[1] = -1;
+	n = read(p[0], buf, BPF_MAXINSNS * sizeof(*buf));
+	if (n <= 0 || n % (ssize_t)sizeof(*buf)) {
+		snprintf(msg, msg_len, "seccomp filter export: %zd octets", n);
+		goto error_close;
+	}
+	*prog = buf;
+	*len = (unsigned short)(n / (ssize_t)sizeof(*buf));
+	buf = NULL;
+	ret = 0;
+error_close:
+	close(p[0]);
+	if (p[1] >= 0)
+		close(p[1]);
+	free(buf);
+error_free_filter:
+	pgpk_seccomp_free(filter);
+	return ret;
 }
 
 void pgpk_sandbox_print_policy(FILE *out)
