@@ -125,6 +125,16 @@ PY
 note newfmt.pgp "rsa2048.pgp with OpenPGP-format headers, shortest lengths"
 note newfmt5.pgp "rsa2048.pgp with OpenPGP-format headers, 5-octet lengths"
 
+# --- a v6 RSA key and signature (GnuPG 2.2 makes none) ---
+python3 "$root/tests/vm/tools/pgpk-mkv6.py" "$cache/v6-rsa3072.pem" \
+	"$out/msg.txt" "$k"
+python3 "$mk" key "$k/v6.pgp" >"$k/v6.pgpk"
+python3 "$mk" sig "$k/v6.sig" --content="$out/msg.txt" >"$k/v6.msg.pgpks"
+note v6.pgp "v6 RSA 3072 key (RFC 9580), user ID, salted certification"
+note v6.sig "v6 salted detached signature of msg.txt"
+note v6.pgpk "canonical v6.pgp"
+note v6.msg.pgpks "canonical v6.sig with msg.txt as content"
+
 # --- the 00-gpg.sh keys in canonical form ---
 for n in rsa2048 rsa3072; do
 	python3 "$mk" key "$out/$n.pgp" >"$k/$n.pgpk"
@@ -211,13 +221,14 @@ truth() {
 }
 for f in "$k"/deb*.pgp "$k"/deb*.asc "$out"/rsa2048.pgp "$out"/rsa2048.asc \
 	"$out"/rsa3072.pgp "$out"/rsa3072.asc "$k"/certified.pgp \
-	"$k"/expired.pgp; do
+	"$k"/expired.pgp "$k"/v6.pgp; do
 	truth key "$f"
 done
 truth key "$out/rsa2048.pgp" "$(cat "$out/rsa2048-sub.fpr")"
 truth key "$out/rsa2048.pgp" "$(cat "$out/rsa2048-sub.keyid")"
 for f in "$out"/msg.rsa*.gpg "$out"/msg.rsa*.clear "$k"/msg.*.gpg \
-	"$out"/msg.txt.rsa*.sig "$out"/msg.txt.rsa*.asc "$k"/msg.txt.text.sig
+	"$out"/msg.txt.rsa*.sig "$out"/msg.txt.rsa*.asc "$k"/msg.txt.text.sig \
+	"$k"/v6.sig
 do
 	truth sig "$f"
 done

@@ -8,7 +8,7 @@ cases) without trusting the code under test.  Handles what the tests
 feed it (RSA v4 keys and signatures from gpg), nothing more.
 
 usage: pgpk-mkcanon.py key FILE [SELECT] [--no-offsets] [--no-cert]
-       pgpk-mkcanon.py sig FILE
+       pgpk-mkcanon.py sig FILE [--content=DATA]
 Writes the canonical blob (magic included) to stdout.
 """
 import base64
@@ -155,14 +155,19 @@ def signature(body):
         expires = 0
     else:
         typ, pka, ha = body[1], body[2], body[3]
-        hl = int.from_bytes(body[4:6], "big")
-        hashed = body[6:6 + hl]
-        p = 6 + hl
-        ul = int.from_bytes(body[p:p + 2], "big")
-        unhashed = body[p + 2:p + 2 + ul]
-        p += 2 + ul
+        w = 4 if ver == 6 else 2
+        hl = int.from_bytes(body[4:4 + w], "big")
+        hashed = body[4 + w:4 + w + hl]
+        p = 4 + w + hl
+        ul = int.from_bytes(body[p:p + w], "big")
+        unhashed = body[p + w:p + w + ul]
+        p += w + ul
         quick = body[p:p + 2]
-        s, _ = mpi(body, p + 2)
+        p += 2
+        if ver == 6:
+            info["salt"] = body[p + 1:p + 1 + body[p]]
+            p += 1 + body[p]
+        s, _ = mpi(body, p)
         created, expires, keyid, fpr = 0, 0, None, None
         for area in (hashed, unhashed):
             for t, d in subpackets(area):
@@ -189,6 +194,8 @@ def signature(body):
         out += f_varint(6, expires)
     if hashed is not None:
         out += f_bytes(7, hashed)
+    if "salt" in info:
+        out += f_bytes(8, info["salt"])
     out += f_varint(9, int.from_bytes(quick, "big")) + f_bytes(10, s)
     if keyid:
         out += f_bytes(11, keyid)
@@ -215,6 +222,9 @@ def main():
         if lits:
             lit = lits[0]
             content = lit[6 + lit[1]:]
+        for f in flags:
+            if f.startswith("--content="):
+                content = open(f[len("--content="):], "rb").read()
         if content is not None:
             out += f_bytes(3, content)
         sys.stdout.buffer.write(MAGIC + out)
@@ -261,9 +271,11 @@ def main():
         if "--no-offsets" not in flags:
             out += f_varint(5, uid[0])
     cs = certs[o]
-    self_ = [c for c in cs if c[1]["issuer_key_id"] == fpr[-8:]]
-    third = [c for c in cs if c[1]["issuer_key_id"] != fpr[-8:]
-             and 0x10 <= c[1]["type"] <= 0x13]
+    kid = fpr[:8] if len(fpr) == 32 else fpr[-8:]
+    mine = [c for c in cs if c[1]["issuer_key_id"] == kid
+            or c[1]["issuer_fpr"] == fpr]
+    self_ = mine
+    third = [c for c in cs if c not in mine and 0x10 <= c[1]["type"] <= 0x13]
     if t == 14:
         cert = [c for c in cs if c[1]["type"] == 0x18][-1]
     else:

@@ -1,0 +1,52 @@
+#!/bin/sh
+# RFC 9580 v6 keys and signatures (made by tools/pgpk-mkv6.py; GnuPG 2.2
+# has none): fingerprint SHA-256 over 0x9B + 4-octet length, key ID its
+# first 8 octets, salted signatures.  Canonical forms load and verify
+# with no helper; through the upcall the key binds and matches, or the
+# helper refuses it as unsupported (ENOPKG).
+. /pgpk/lib.sh
+K=$PGPK_DATA/k
+pgpk_need_module
+pgpk_need_data k/v6.pgpk k/v6.pgp k/v6.fpr k/v6.keyid k/v6.msg.pgpks \
+	k/v6.sig msg.txt
+pgpk_load
+
+fpr=$(cat "$K/v6.fpr")
+keyid=$(cat "$K/v6.keyid")
+short=$(echo "$keyid" | cut -c 9-16 | tr 'A-F' 'a-f')
+
+expect_ok keyctl padd asymmetric "" @s <"$K/v6.pgpk"
+id=$PGPK_OUT
+assert_eq "pgpk test v6 <v6@pgpk.test> $short" "$(pgpk_key_desc_of "$id")" \
+	"description"
+expect_ok keyctl search @s asymmetric "id:$fpr"
+assert_eq "$id" "$PGPK_OUT" "key found by the 32-octet fingerprint"
+expect_ok keyctl search @s asymmetric "id:$keyid"
+assert_eq "$id" "$PGPK_OUT" "key found by the key ID (first 8 octets)"
+assert_contains "$(grep "^$(printf %08x "$id") " /proc/keys)" \
+	"PGP.rsa $short" "/proc/keys"
+expect_ok keyctl pkey_query "$id" 0 enc=pkcs1 hash=sha256
+assert_contains "$PGPK_OUT" "key_size=3072" "pkey_query"
+
+# A salted v6 signature with its content, canonical: verified, content.
+expect_ok keyctl padd pgpk_test v6 @s <"$K/v6.msg.pgpks"
+assert_eq "$(cat "$PGPK_DATA/msg.txt")" "$(keyctl pipe "$PGPK_OUT")" \
+	"verified content"
+
+# Restricted by the key itself: its salted self-certification verifies.
+expect_ok keyctl newring v6ring @s
+ring=$PGPK_OUT
+expect_ok keyctl restrict_keyring "$ring" asymmetric "key_or_keyring:$id"
+expect_ok keyctl padd asymmetric "" "$ring" <"$K/v6.pgpk"
+
+if [ -x "$PGPK_HELPER" ]; then
+	if pgpk_run keyctl padd asymmetric "" @s <"$K/v6.pgp"; then
+		vid=$PGPK_OUT
+		expect_ok keyctl search @s asymmetric "id:$fpr"
+		assert_eq "$vid" "$PGPK_OUT" "v6 key via the upcall"
+	else
+		assert_contains "$PGPK_OUT" "$(pgpk_errno_text ENOPKG)" \
+			"helper's refusal of a v6 key"
+	fi
+fi
+exit 0
