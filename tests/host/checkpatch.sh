@@ -36,7 +36,10 @@ if [ ! -f "$cache/scripts/checkpatch.pl" ]; then
 fi
 
 cd "$root/kernel" || exit 1
-files=$(ls -- *.c *.h 2>/dev/null)
+# Sources only (tracked or new, never ignored build output like
+# pgpk.mod.c).
+files=$(git ls-files --cached --others --exclude-standard -- '*.c' '*.h' |
+	grep -v / | sort -u)
 if [ -z "$files" ]; then
 	echo "FAIL: no kernel/*.c or kernel/*.h to check"
 	exit 1
