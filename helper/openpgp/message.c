@@ -128,13 +128,13 @@ static int pgpk_decompress(struct pgpk_msg *m, const struct pgpk_packet *pkt,
 	memset(&zs, 0, sizeof(zs));
 	if (inflateInit2(&zs, algo == 1 ? -15 : 15) != Z_OK)
 		return pgpk_fail(err, -ENOMEM, pkt->offset, "zlib init failed");
-	zs.next_in = (Bytef *)(uintptr_t)(pkt->body + 1);
-	zs.avail_in = (uInt)(pkt->len - 1);
 	if (pkt->len - 1 > UINT32_MAX) {
 		ret = pgpk_fail(err, -EBADMSG, pkt->offset,
 				"compressed packet too large");
 		goto error_end;
 	}
+	zs.next_in = (Bytef *)(uintptr_t)(pkt->body + 1);
+	zs.avail_in = (uInt)(pkt->len - 1);
 	do {
 		if (used == cap) {
 			size_t ncap = cap ? cap * 2 : 65536;
