@@ -353,6 +353,92 @@ static void test_messages(void)
 	free(msg);
 }
 
+/* Message structure: hand-made wrappers around a real signature packet. */
+static void test_message_forms(void)
+{
+	struct pgpk_sigset *set;
+	struct pgpk_error err;
+	size_t slen, n, i, depth;
+	uint8_t *sigpkt = pgpk_test_read("msg.txt.sig", &slen);
+	uint8_t *buf = malloc(slen + 2048);
+
+	/* Detached signature plus a literal with partial lengths (RFC
+	 * 9580 4.2.1.4): 512 + 100 octets of content. */
+	n = 0;
+	buf[n++] = 0xC0 | 11;
+	buf[n++] = 0xE0 | 9;
+	buf[n++] = 'b';
+	buf[n++] = 0;
+	memset(buf + n, 0, 4);
+	n += 4;
+	for (i = 0; i < 506; i++)
+		buf[n++] = (uint8_t)('a' + i % 26);
+	buf[n++] = 100;
+	for (i = 0; i < 100; i++)
+		buf[n++] = 'z';
+	memcpy(buf + n, sigpkt, slen);
+	n += slen;
+	CHECK_EQ(pgpk_sigset_parse(buf, n, &set, &err), 0);
+	if (set) {
+		CHECK(set->has_content);
+		CHECK_EQ(set->content_len, 606);
+		CHECK(set->content_len == 606 && set->content[605] == 'z' &&
+		      set->content[0] == 'a');
+		pgpk_sigset_free(set);
+	}
+	/* Signature inside nested uncompressed "compressed" packets
+	 * (algorithm 0): 3 levels fine, 5 refused. */
+	for (depth = 3; depth <= 5; depth += 2) {
+		size_t len = slen;
+
+		memcpy(buf + 1024, sigpkt, slen);
+		for (i = 0; i < depth; i++) {
+			size_t l = len + 1 - 192;
+
+			/* Two-octet length (4.2.1.2), algorithm 0. */
+			memmove(buf + 1024 + 4, buf + 1024, len);
+			buf[1024] = 0xC0 | 8;
+			buf[1025] = (uint8_t)((l >> 8) + 192);
+			buf[1026] = (uint8_t)(l & 0xff);
+			buf[1027] = 0;
+			len += 4;
+		}
+		CHECK_EQ(pgpk_sigset_parse(buf + 1024, len, &set, &err),
+			 depth == 3 ? 0 : -EBADMSG);
+		if (depth == 3 && set) {
+			CHECK_EQ(set->nsigs, 1);
+			pgpk_sigset_free(set);
+		}
+	}
+	/* BZip2 (3) is not supported; encrypted data neither. */
+	buf[0] = 0xC0 | 8;
+	buf[1] = 2;
+	buf[2] = 3;
+	buf[3] = 0;
+	CHECK_EQ(pgpk_sigset_parse(buf, 4, &set, &err), -ENOPKG);
+	buf[0] = 0xC0 | 18;
+	buf[1] = 1;
+	buf[2] = 1;
+	CHECK_EQ(pgpk_sigset_parse(buf, 3, &set, &err), -ENOPKG);
+	/* Corrupt zlib stream. */
+	buf[0] = 0xC0 | 8;
+	buf[1] = 3;
+	buf[2] = 2;
+	buf[3] = 0xFF;
+	buf[4] = 0xFF;
+	CHECK_EQ(pgpk_sigset_parse(buf, 5, &set, &err), -EBADMSG);
+	/* A one-pass signature without literal data. */
+	buf[0] = 0xC0 | 4;
+	buf[1] = 13;
+	memset(buf + 2, 0, 13);
+	memcpy(buf + 15, sigpkt, slen);
+	CHECK_EQ(pgpk_sigset_parse(buf, 15 + slen, &set, &err), -EBADMSG);
+	/* No signature at all. */
+	CHECK_EQ(pgpk_sigset_parse(buf, 15, &set, &err), -EBADMSG);
+	free(buf);
+	free(sigpkt);
+}
+
 int main(void)
 {
 	test_known_blobs();
@@ -361,5 +447,6 @@ int main(void)
 	test_non_rsa();
 	test_v3_key();
 	test_messages();
+	test_message_forms();
 	return pgpk_test_done("kat_test");
 }
