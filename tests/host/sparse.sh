@@ -20,9 +20,12 @@ if [ ! -f "$root/kernel/Kbuild" ] && [ ! -f "$root/kernel/Makefile" ]; then
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/pgpk-sparse.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-(cd "$root/kernel" && find . -maxdepth 1 -type f \( -name '*.c' \
-	-o -name '*.h' -o -name Kbuild -o -name Makefile \) \
-	-exec cp {} "$work/" \;)
+# Sources only (tracked or new, never ignored build output).
+(cd "$root/kernel" && { git ls-files --cached --others --exclude-standard \
+	-- '*.c' '*.h' Kbuild Makefile 2>/dev/null || ls -1; } |
+	grep -v / | grep -E '\.[ch]$|^Kbuild$|^Makefile$' | grep -v '\.mod\.c$' |
+	sort -u |
+	while read -r f; do [ -f "$f" ] && cp "$f" "$work/"; done)
 log=$work/build.log
 make -C "$kdir" M="$work" C=2 modules >"$log" 2>&1
 rc=$?

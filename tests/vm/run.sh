@@ -118,9 +118,16 @@ if [ -f "$root/kernel/Kbuild" ] || [ -f "$root/kernel/Makefile" ]; then
 	if [ -z "${PGPK_VM_NO_BUILD:-}" ]; then
 		rm -rf "$kb"
 		mkdir -p "$kb"
-		(cd "$root/kernel" && find . -maxdepth 1 -type f \
-			\( -name '*.c' -o -name '*.h' -o -name Kbuild \
-			-o -name Makefile \) -exec cp {} "$kb/" \;)
+		# Sources only (tracked or new, never ignored build output).
+		(cd "$root/kernel" &&
+			{ git ls-files --cached --others --exclude-standard \
+				-- '*.c' '*.h' Kbuild Makefile 2>/dev/null ||
+				ls -1; } |
+			grep -v / | grep -E '\.[ch]$|^Kbuild$|^Makefile$' |
+			grep -v '\.mod\.c$' | sort -u |
+			while read -r f; do
+				[ -f "$f" ] && cp "$f" "$kb/"
+			done)
 		# kernel/Makefile's default target runs Kbuild:
 		# make -C $KDIR M=$PWD modules.
 		log "make -C kernel KDIR=$kdir (in a copy: $kb)"
