@@ -258,6 +258,11 @@ int pgpk_key_canonical(const struct pgpk_keyring *ring,
 				k.user_id_offset = (uint32_t)uid->offset;
 			}
 			cert_sig = pgpk_pick_certification(key, uid);
+		} else if (key->binding &&
+			   key->binding->type == PGPK_SIG_DIRECT_KEY) {
+			/* No user ID (allowed for v6, RFC 9580 10.1.1): the
+			 * direct-key self-signature vouches for the key. */
+			cert_sig = key->binding;
 		}
 	}
 	if (cert_sig && pgpk_pk_algo_is_rsa(cert_sig->pk_algo)) {

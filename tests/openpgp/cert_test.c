@@ -15,6 +15,7 @@
 #include <openssl/core_names.h>
 
 #include "helper/openpgp/internal.h"
+#include "kernel/pgpk_canon.h"
 #include "tests/openpgp/test_util.h"
 
 #define T0 1700000000u /* key creation */
@@ -521,6 +522,48 @@ static void test_subkeys(const struct rsakey *k, const struct rsakey *sub)
 	CHECK_EQ(convert_sub(&cert, sub), -EKEYREJECTED);
 }
 
+/* A v6 certificate without user IDs: a direct-key signature (0x1F)
+ * alone makes it valid, and becomes the certification. */
+static void test_direct_key_only(const struct rsakey *k)
+{
+	struct buf cert = { .n = 0 }, key = k->body, s, extra = { .n = 0 };
+	struct target t = { .k1 = k };
+	struct pgpk_convert_opts copts = { .now = NOW };
+	struct pgpk_keyring *ring;
+	struct pgpk_error err;
+	uint8_t flags = PGPK_KF_CERTIFY | PGPK_KF_SIGN, *out;
+	size_t olen;
+
+	sp(&extra, 27, &flags, 1);
+	sp32(&extra, 9, 3600);
+	make_sig(&s, k, 0x1F, T0 + 5, &extra, NULL, &t);
+	put_packet(&cert, 6, &key);
+	put_packet(&cert, 2, &s);
+	CHECK_EQ(parse(&cert, &ring), 0);
+	if (ring) {
+		const struct pgpk_pubkey *p = &ring->certs[0].primary;
+
+		CHECK(p->valid && p->has_key_flags && p->key_flags == flags);
+		CHECK_EQ(p->expires, T0 + 3600);
+		CHECK(p->expired && !p->can_sign);
+		CHECK(p->binding && p->binding->type == 0x1F);
+		pgpk_keyring_free(ring);
+	}
+	CHECK_EQ(pgpk_convert(cert.d, cert.n, PGPK_WANT_KEY, &copts, &out,
+			      &olen, &err),
+		 0);
+	if (!err.code) {
+		struct pgpk_canon canon;
+		struct pgpk_canon_error cerr;
+
+		CHECK_EQ(pgpk_canon_decode(out, olen, &canon, &cerr), 0);
+		CHECK(PGPK_HAS(&canon.key, PGPK_KEY_CERTIFICATION));
+		CHECK_EQ(canon.key.certification.type, 0x1F);
+		CHECK(!PGPK_HAS(&canon.key, PGPK_KEY_USER_ID));
+		free(out);
+	}
+}
+
 int main(void)
 {
 	struct rsakey k4, s4, k6;
@@ -533,6 +576,8 @@ int main(void)
 	test_newest_and_primary(&k4);
 	test_newest_and_primary(&k6);
 	test_subkeys(&k4, &s4);
+	test_direct_key_only(&k6);
+	test_direct_key_only(&k4);
 	EVP_PKEY_free(k4.pkey);
 	EVP_PKEY_free(s4.pkey);
 	EVP_PKEY_free(k6.pkey);
