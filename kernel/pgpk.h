@@ -18,24 +18,11 @@
 #include <linux/key-type.h>
 #include <linux/verification.h>
 #include <crypto/public_key.h>
+#include "pgpk_armor.h"
 #include "pgpk_canon.h"
 
 #define PGPK_KEYID_LEN		8
 #define PGPK_FPR_MAX		32	/* v6 fingerprint: SHA-256 */
-
-/* RFC 9580 5: the packet tags the binding checks look for. */
-#define PGPK_TAG_PUBLIC_KEY	6
-#define PGPK_TAG_USER_ID	13
-#define PGPK_TAG_PUBLIC_SUBKEY	14
-
-/* OpenPGP bytes as submitted, and as binary packets after dearmoring. */
-struct pgpk_input {
-	const u8 *raw;
-	size_t raw_len;
-	const u8 *bin;
-	size_t bin_len;
-	u8 *buf;		/* owns bin when the input was armored */
-};
 
 /* A key's identity, computed in the kernel from its rebuilt packet. */
 struct pgpk_key_id {
@@ -49,15 +36,6 @@ struct pgpk_answer {
 	struct key *key;
 	struct pgpk_canon canon;
 };
-
-/* pgpk_armor.c */
-bool pgpk_is_openpgp(const u8 *data, size_t len);
-int pgpk_input_init(struct pgpk_input *in, const u8 *data, size_t len);
-void pgpk_input_free(struct pgpk_input *in);
-int pgpk_bind_packet(const struct pgpk_input *in, u32 offset, u8 tag,
-		     const u8 *body, size_t len, const char *what);
-bool pgpk_input_contains(const struct pgpk_input *in, const u8 *needle,
-			 size_t len);
 
 /* pgpk_upcall.c */
 int pgpk_upcall(const char *kind, const struct pgpk_input *in,

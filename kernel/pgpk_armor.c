@@ -8,15 +8,25 @@
  * offset the helper named.  The dearmored octets are never parsed, only
  * compared, so a lenient dearmor can cause a refusal, never an acceptance.
  * Every loop is bounded by the input length.
+ *
+ * In user space (tests/kernel/) the few kernel helpers used here come
+ * from a header given with -include.
  */
 #define pr_fmt(fmt) "pgpk: " fmt
 
+#ifdef __KERNEL__
 #include <linux/base64.h>
 #include <linux/ctype.h>
 #include <linux/mm.h>
 #include <linux/string.h>
 #include <asm/unaligned.h>
-#include "pgpk.h"
+#else
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+#endif
+#include "pgpk_armor.h"
 
 #define PGPK_ARMOR_BEGIN	"-----BEGIN PGP "
 #define PGPK_ARMOR_CLEARTEXT	"-----BEGIN PGP SIGNED MESSAGE-----"
@@ -40,7 +50,7 @@ static bool pgpk_starts(const u8 *p, const u8 *end, const char *s)
 {
 	size_t n = strlen(s);
 
-	return end - p >= n && !memcmp(p, s, n);
+	return (size_t)(end - p) >= n && !memcmp(p, s, n);
 }
 
 /*
@@ -56,10 +66,11 @@ bool pgpk_is_openpgp(const u8 *data, size_t len)
 	return pgpk_starts(pgpk_skip_space(data, end), end, PGPK_ARMOR_BEGIN);
 }
 
-static const u8 *pgpk_find(const u8 *p, const u8 *end, const u8 *s, size_t n)
+static const u8 *pgpk_find(const u8 *p, const u8 *end, const void *s,
+			   size_t n)
 {
-	for (; end - p >= n; p++)
-		if (*p == *s && !memcmp(p, s, n))
+	for (; (size_t)(end - p) >= n; p++)
+		if (!memcmp(p, s, n))
 			return p;
 	return NULL;
 }
