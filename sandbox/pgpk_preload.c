@@ -6,18 +6,24 @@
  * and fetches algorithm implementations lazily.  Inside the sandbox any of
  * that would be an open() and kill the parser, so the broker does it all
  * once, before fork(): the children inherit an OpenSSL whose method store
- * already holds every digest and the RSA verifier the parser uses.  The
- * warm-up is a real computation (each digest of a short string and an RSA
- * PKCS#1 v1.5 verification, good and bad), which the sandbox tests repeat
- * inside the filter to prove nothing else is needed.
+ * already holds every digest, the RSA and ECDSA verifiers and the DRBGs
+ * the parser uses.  The warm-up is a real computation (each digest of a
+ * short string, an RSA PKCS#1 v1.5 and an ECDSA P-256 verification, good
+ * and bad), which the sandbox tests repeat inside the filter to prove
+ * nothing else is needed.  Randomness is the one thing a child cannot
+ * inherit: OpenSSL reseeds its DRBGs after fork() (getpid() notices the
+ * fork, getrandom() reseeds), and its EC code blinds with random numbers
+ * even to verify, so the allowlist has both.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <openssl/crypto.h>
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <openssl/param_build.h>
+#include <openssl/rand.h>
 #include <openssl/rsa.h>
 
 #include "sandbox/pgpk_sandbox.h"
@@ -63,6 +69,26 @@ static const unsigned char pgpk_warm_s[] = {
 	0xd1, 0xbd, 0x46, 0x64, 0xf9, 0xcd, 0x2c, 0x08, 0xec, 0x17, 0xb9, 0x57,
 	0x76, 0x9a, 0x71, 0x0e, 0x63, 0xa9, 0xbe, 0x70, 0x5a, 0x20, 0xa2, 0xb5,
 	0x3d, 0x22, 0xfe, 0x55, 0x39, 0x0f, 0xd0, 0x09,
+};
+
+/* A P-256 key and its SHA-256 ECDSA signature of the same message, made
+ * with `openssl dgst -sha256 -sign`: OpenSSL's EC code draws random
+ * numbers for blinding even when it only verifies. */
+static const unsigned char pgpk_warm_ec_pub[] = {
+	0x04, 0xb5, 0x6e, 0x0e, 0x95, 0x55, 0xe7, 0x1a, 0x57, 0xb3, 0x44,
+	0x18, 0x4a, 0x44, 0x1d, 0xed, 0x13, 0xbe, 0xf9, 0x1d, 0x93, 0x7a,
+	0x3f, 0xa1, 0x94, 0x41, 0x11, 0xe3, 0xda, 0x09, 0xfe, 0x30, 0xcd,
+	0x03, 0x91, 0xda, 0x0a, 0xd0, 0x8f, 0x82, 0x6e, 0x1f, 0x8d, 0xcb,
+	0x92, 0xfe, 0xa0, 0x5b, 0xd8, 0x43, 0xf1, 0xff, 0xab, 0x50, 0xd4,
+	0xd6, 0xdd, 0x60, 0xdf, 0x59, 0x96, 0x3d, 0x7b, 0x41, 0x00,
+};
+static const unsigned char pgpk_warm_ec_sig[] = {
+	0x30, 0x44, 0x02, 0x20, 0x1e, 0xa9, 0x3e, 0xca, 0x22, 0x25, 0x26, 0x4d,
+	0x8f, 0x16, 0x7d, 0xb1, 0x2b, 0x95, 0xdf, 0xcc, 0xd5, 0x52, 0x98, 0xf0,
+	0x62, 0x1c, 0xb3, 0xfb, 0x73, 0xfa, 0x05, 0x13, 0xb7, 0xd2, 0x01, 0x91,
+	0x02, 0x20, 0x2f, 0x36, 0xd7, 0xb3, 0xea, 0xb6, 0xd2, 0xd5, 0x61, 0xb5,
+	0x4f, 0x23, 0xcf, 0xd9, 0x99, 0xe8, 0x13, 0xed, 0x5d, 0x67, 0xda, 0x3b,
+	0x54, 0x9d, 0x76, 0x13, 0x7b, 0xb2, 0x53, 0x5f, 0xac, 0x4b,
 };
 
 static int pgpk_digest_once(const char *name)
@@ -132,14 +158,50 @@ error_free_bn:
 	return ret;
 }
 
+/* Returns 1 verified, 0 refused, negative errno if the machinery failed. */
+static int pgpk_ecdsa_verify_once(const unsigned char *sig, size_t sig_len)
+{
+	unsigned char md[32];
+	unsigned int md_len;
+	OSSL_PARAM params[3];
+	EVP_PKEY_CTX *ctx;
+	EVP_PKEY *pkey = NULL;
+	int ret = -ENOPKG;
+
+	if (!EVP_Digest(pgpk_warm_msg, sizeof(pgpk_warm_msg) - 1, md, &md_len,
+			EVP_sha256(), NULL))
+		return -ENOPKG;
+	params[0] = OSSL_PARAM_construct_utf8_string(
+		OSSL_PKEY_PARAM_GROUP_NAME, (char *)(uintptr_t) "prime256v1",
+		0);
+	params[1] = OSSL_PARAM_construct_octet_string(
+		OSSL_PKEY_PARAM_PUB_KEY, (void *)(uintptr_t)pgpk_warm_ec_pub,
+		sizeof(pgpk_warm_ec_pub));
+	params[2] = OSSL_PARAM_construct_end();
+	ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
+	if (!ctx || EVP_PKEY_fromdata_init(ctx) <= 0 ||
+	    EVP_PKEY_fromdata(ctx, &pkey, EVP_PKEY_PUBLIC_KEY, params) <= 0)
+		goto error_free_ctx;
+	EVP_PKEY_CTX_free(ctx);
+	ctx = EVP_PKEY_CTX_new_from_pkey(NULL, pkey, NULL);
+	if (!ctx || EVP_PKEY_verify_init(ctx) <= 0)
+		goto error_free_ctx;
+	ret = EVP_PKEY_verify(ctx, sig, sig_len, md, md_len) == 1 ? 1 : 0;
+
+error_free_ctx:
+	EVP_PKEY_CTX_free(ctx);
+	EVP_PKEY_free(pkey);
+	return ret;
+}
+
 /*
- * Compute every digest and verify a good and a bad RSA signature.  Returns
- * 0 when all behave, -ENOPKG otherwise.  Safe inside the sandbox once
- * pgpk_sandbox_preload_crypto() has run in an ancestor.
+ * Compute every digest and verify a good and a bad RSA and ECDSA
+ * signature.  Returns 0 when all behave, -ENOPKG otherwise.  Safe inside
+ * the sandbox once pgpk_sandbox_preload_crypto() has run in an ancestor.
  */
 int pgpk_sandbox_crypto_check(void)
 {
-	unsigned char bad[sizeof(pgpk_warm_s)];
+	unsigned char bad[sizeof(pgpk_warm_s)]; /* the larger signature */
 	size_t i;
 
 	for (i = 0; i < sizeof(pgpk_required_digests) /
@@ -157,17 +219,30 @@ int pgpk_sandbox_crypto_check(void)
 	bad[sizeof(bad) / 2] ^= 0x01;
 	if (pgpk_rsa_verify_once(bad, sizeof(bad)) != 0)
 		return -ENOPKG;
+	if (pgpk_ecdsa_verify_once(pgpk_warm_ec_sig,
+				   sizeof(pgpk_warm_ec_sig)) != 1)
+		return -ENOPKG;
+	memcpy(bad, pgpk_warm_ec_sig, sizeof(pgpk_warm_ec_sig));
+	bad[sizeof(pgpk_warm_ec_sig) - 2] ^= 0x01;
+	if (pgpk_ecdsa_verify_once(bad, sizeof(pgpk_warm_ec_sig)) != 0)
+		return -ENOPKG;
 	return 0;
 }
 
 int pgpk_sandbox_preload_crypto(void)
 {
+	unsigned char byte;
+
 	/* Config, providers and error strings now, not inside the filter. */
 	if (!OPENSSL_init_crypto(OPENSSL_INIT_LOAD_CONFIG |
 					 OPENSSL_INIT_ADD_ALL_DIGESTS |
 					 OPENSSL_INIT_ADD_ALL_CIPHERS |
 					 OPENSSL_INIT_LOAD_CRYPTO_STRINGS,
 				 NULL))
+		return -ENOPKG;
+	/* Instantiate the DRBGs (fetches, no files); each child reseeds its
+	 * own after fork() with one getrandom() (see pgpk_seccomp.c). */
+	if (RAND_bytes(&byte, 1) != 1 || RAND_priv_bytes(&byte, 1) != 1)
 		return -ENOPKG;
 	return pgpk_sandbox_crypto_check();
 }

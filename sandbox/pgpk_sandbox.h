@@ -111,6 +111,7 @@ enum pgpk_arg_rule {
 	PGPK_ARG0_IN_FD, /* fd argument is the input pipe */
 	PGPK_ARG0_OUT_FD, /* fd argument is the output pipe */
 	PGPK_ARG2_NO_EXEC, /* prot argument has no PROT_EXEC */
+	PGPK_ARG2_ZERO, /* third argument (flags) is 0 */
 };
 
 /* The seccomp allowlist, as built into the filter and as documented. */

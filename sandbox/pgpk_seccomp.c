@@ -7,9 +7,9 @@
  *
  * Deliberately absent: open/openat (no files), socket/connect (no network),
  * execve (no programs), fork/clone (no processes), ptrace, kill, keyctl,
- * add_key/request_key (no keyrings), getrandom (nothing random is needed:
- * OpenSSL is warmed up before the filter, see pgpk_preload.c), and
- * rt_sigaction/rt_sigreturn (the child installs no signal handler).
+ * add_key/request_key (no keyrings), and rt_sigaction/rt_sigreturn (the
+ * child installs no signal handler).  OpenSSL is warmed up before the
+ * filter (pgpk_preload.c); only its DRBG must reseed in each child.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -47,6 +47,10 @@ static const struct pgpk_seccomp_rule pgpk_allowlist[] = {
 		  "free() trims arenas with MADV_DONTNEED"),
 	PGPK_RULE(futex, PGPK_ARGS_ANY, "",
 		  "libcrypto's locks when contended (private memory only)"),
+	PGPK_RULE(getpid, PGPK_ARGS_ANY, "",
+		  "OpenSSL's DRBG checks for fork() on every use"),
+	PGPK_RULE(getrandom, PGPK_ARG2_ZERO, "flags == 0",
+		  "OpenSSL reseeds its DRBG in the child (EC blinding)"),
 	PGPK_RULE(clock_gettime, PGPK_ARGS_ANY, "",
 		  "vDSO fallback when the clocksource has none (VMs)"),
 	PGPK_RULE(exit_group, PGPK_ARGS_ANY, "", "the child ends"),
@@ -93,6 +97,9 @@ static int pgpk_seccomp_add(scmp_filter_ctx ctx,
 		return seccomp_rule_add(
 			ctx, SCMP_ACT_ALLOW, rule->nr, 1,
 			SCMP_A0(SCMP_CMP_EQ, PGPK_SANDBOX_OUT_FD));
+	case PGPK_ARG2_ZERO:
+		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, rule->nr, 1,
+					SCMP_A2(SCMP_CMP_EQ, 0));
 	case PGPK_ARG2_NO_EXEC:
 		return seccomp_rule_add(
 			ctx, SCMP_ACT_ALLOW, rule->nr, 1,

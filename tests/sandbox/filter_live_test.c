@@ -27,12 +27,13 @@
 #include "sandbox/pgpk_sandbox.h"
 
 #define BAD_PTR ((long)8) /* never mapped */
+#define PGPK_OK (-1) /* the call is allowed and succeeds */
 
 struct pgpk_probe {
 	const char *what;
 	long nr;
 	long args[6];
-	int want_errno; /* 0: must die of SIGSYS */
+	int want_errno; /* 0: must die of SIGSYS; PGPK_OK: must succeed */
 };
 
 static char pgpk_stack_page[4096] __attribute__((aligned(4096)));
@@ -60,6 +61,8 @@ static const struct pgpk_probe pgpk_probes[] = {
 	  { 0, 0, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0 },
 	  EINVAL },
 	{ "mremap(unaligned)", SYS_mremap, { 4097, 4096, 8192, 0 }, EINVAL },
+	{ "getrandom(bad, 0)", SYS_getrandom, { BAD_PTR, 16, 0 }, EFAULT },
+	{ "getpid", SYS_getpid, { 0 }, PGPK_OK },
 	/* forbidden: killed before the kernel looks at the arguments */
 	{ "open", SYS_open, { BAD_PTR, O_RDONLY }, 0 },
 	{ "openat", SYS_openat, { AT_FDCWD, BAD_PTR, O_RDONLY }, 0 },
@@ -78,11 +81,11 @@ static const struct pgpk_probe pgpk_probes[] = {
 	  0 },
 	{ "fork", SYS_fork, { 0 }, 0 },
 	{ "clone", SYS_clone, { SIGCHLD, 0, 0, 0, 0 }, 0 },
-	{ "getrandom", SYS_getrandom, { BAD_PTR, 16, 0 }, 0 },
+	{ "getrandom(GRND_RANDOM)", SYS_getrandom, { BAD_PTR, 16, 2 }, 0 },
 	{ "kill", SYS_kill, { 1, 0 }, 0 },
 	{ "read(2)", SYS_read, { 2, BAD_PTR, 1 }, 0 },
 	{ "write(0)", SYS_write, { 0, BAD_PTR, 1 }, 0 },
-	{ "getpid", SYS_getpid, { 0 }, 0 },
+	{ "getppid", SYS_getppid, { 0 }, 0 },
 };
 
 static int pgpk_failures;
@@ -121,6 +124,8 @@ static int pgpk_probe_fn(const void *arg)
 
 	r = syscall(p->nr, p->args[0], p->args[1], p->args[2], p->args[3],
 		    p->args[4], p->args[5]);
+	if (p->want_errno == PGPK_OK)
+		return r >= 0 ? 0 : 102;
 	if (r >= 0)
 		return 100; /* should have failed */
 	return errno == p->want_errno ? 0 : 101;
@@ -143,7 +148,9 @@ static void pgpk_probe_all(const struct pgpk_sandbox *sb)
 			pgpk_failures++;
 		printf("%s %-24s want %-8s got %s %d\n", ok ? "ok  " : "FAIL",
 		       p->what,
-		       p->want_errno ? strerror(p->want_errno) : "SIGSYS",
+		       p->want_errno == PGPK_OK ? "success" :
+		       p->want_errno		? strerror(p->want_errno) :
+						  "SIGSYS",
 		       WIFSIGNALED(st) ? "signal" : "exit",
 		       WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
 	}
