@@ -528,8 +528,14 @@ static bool pgpk_answer_bound(const struct pgpk_canon *canon,
 {
 	const struct pgpk_key *key = &canon->key;
 
+	/*
+	 * A detached signature's packet is in the input verbatim.  A signed
+	 * message's may sit inside a compressed packet (RFC 9580 5.6): there
+	 * the kernel's own digest over the content is the only check.
+	 */
 	if (want == PGPK_WANT_SIG)
-		return pgpk_contains(data, len, &canon->sig.rsa_s);
+		return PGPK_HAS(canon, PGPK_CANON_CONTENT) ||
+		       pgpk_contains(data, len, &canon->sig.rsa_s);
 	if (!pgpk_key_bound(&key->material,
 			    PGPK_HAS(key, PGPK_KEY_PACKET_OFFSET),
 			    key->packet_offset, data, len))
@@ -551,8 +557,8 @@ static bool pgpk_answer_bound(const struct pgpk_canon *canon,
  * The answer must be what was asked for and come from the bytes that were
  * submitted.  For binary input the broker does what the kernel will do:
  * the key packet (and primary key packet) rebuilt from the answer must sit
- * at the offsets the answer names, the user ID too; a signature's RSA
- * value must occur in the input.  Armored input is left to the kernel,
+ * at the offsets the answer names, the user ID too; a detached signature's
+ * RSA value must occur in the input.  Armored input is left to the kernel,
  * which dearmors before it compares: the broker does not dearmor.
  */
 static int pgpk_check_answer(const struct pgpk_canon *canon,
