@@ -401,6 +401,7 @@ static void pgpk_good_and_policy_cases(struct pgpk_env *env)
 	struct pgpk_fake key = { env->key_blob, env->key_len, env->key_input,
 				 env->key_input_len };
 	struct pgpk_fake sig = { env->sig_blob, env->sig_len, NULL, 0 };
+	struct pgpk_fake msg = { NULL, 0, NULL, 0 };
 	struct pgpk_fake sha1 = { env->sha1_sig_blob, env->sha1_sig_len, NULL,
 				  0 };
 	struct pgpk_fake small = { env->small_key_blob, env->small_key_len,
@@ -415,6 +416,14 @@ static void pgpk_good_and_policy_cases(struct pgpk_env *env)
 		  env->key_input, env->key_input_len, 0);
 	pgpk_case("good-sig", env, child_answer, &sig, PGPK_WANT_SIG,
 		  env->sig_input, env->sig_input_len, 0);
+	/* A compressed signed message hides the signature packet. */
+	msg.blob = pgpk_test_msg_blob(env->s, 256, 8, (const uint8_t *)"hi", 2,
+				      &msg.len);
+	pgpk_case("good-msg-compressed", env, child_answer, &msg, PGPK_WANT_SIG,
+		  env->key_input, env->key_input_len, 0);
+	pgpk_case("other-detached-sig", env, child_answer, &sig, PGPK_WANT_SIG,
+		  env->key_input, env->key_input_len, EKEYREJECTED);
+	free((void *)(uintptr_t)msg.blob);
 	pgpk_case("policy-sha1", env, child_answer, &sha1, PGPK_WANT_SIG,
 		  env->sig_input, env->sig_input_len, EKEYREJECTED);
 	pgpk_case("policy-1024-bit", env, child_answer, &small, PGPK_WANT_KEY,

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,8 +61,10 @@ uint8_t *pgpk_test_key_blob(const uint8_t *n, size_t n_len, uint32_t offset,
 	return pgpk_test_pack(&c, len);
 }
 
-uint8_t *pgpk_test_sig_blob(const uint8_t *s, size_t s_len, unsigned int hash,
-			    uint64_t expires, size_t *len)
+static uint8_t *pgpk_test_sig_or_msg(const uint8_t *s, size_t s_len,
+				     unsigned int hash, uint64_t expires,
+				     const uint8_t *content, size_t content_len,
+				     size_t *len)
 {
 	static const uint8_t area[] = { 5, 2, 0x65, 0x53, 0xf1, 0x00 };
 	Pgpk__Signature sig = PGPK__SIGNATURE__INIT;
@@ -83,7 +86,26 @@ uint8_t *pgpk_test_sig_blob(const uint8_t *s, size_t s_len, unsigned int hash,
 	sig.rsa_s.data = (uint8_t *)s;
 	sig.rsa_s.len = s_len;
 	c.signature = &sig;
+	if (content) {
+		c.has_content = 1;
+		c.content.data = (uint8_t *)(uintptr_t)content;
+		c.content.len = content_len;
+	}
 	return pgpk_test_pack(&c, len);
+}
+
+uint8_t *pgpk_test_sig_blob(const uint8_t *s, size_t s_len, unsigned int hash,
+			    uint64_t expires, size_t *len)
+{
+	return pgpk_test_sig_or_msg(s, s_len, hash, expires, NULL, 0, len);
+}
+
+uint8_t *pgpk_test_msg_blob(const uint8_t *s, size_t s_len, unsigned int hash,
+			    const uint8_t *content, size_t content_len,
+			    size_t *len)
+{
+	return pgpk_test_sig_or_msg(s, s_len, hash, 0, content, content_len,
+				    len);
 }
 
 uint8_t *pgpk_test_key_input(const uint8_t *n, size_t n_len, size_t total)

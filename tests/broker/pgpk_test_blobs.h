@@ -31,4 +31,9 @@ uint8_t *pgpk_test_key_input(const uint8_t *n, size_t n_len, size_t total);
 uint8_t *pgpk_test_sig_blob(const uint8_t *s, size_t s_len, unsigned int hash,
 			    uint64_t expires, size_t *len);
 
+/* The same with the signed content (an inline or cleartext message). */
+uint8_t *pgpk_test_msg_blob(const uint8_t *s, size_t s_len, unsigned int hash,
+			    const uint8_t *content, size_t content_len,
+			    size_t *len);
+
 #endif /* PGPK_TEST_BLOBS_H */
