@@ -330,7 +330,9 @@ static bool pgpk_check(struct pgpk_vctx *v, const struct pgpk_pubkey *signer,
 		return sig->verified > 0;
 	if (sig->malformed || sig->unknown_critical || !sig->has_created)
 		goto done;
-	/* GnuPG: a signature older than its key is a time conflict. */
+	/* GnuPG: a signature older than its key is a time conflict.  (GnuPG
+	 * also refuses keys created in the future; not done here, so that a
+	 * clock behind the key generator's never invalidates fresh keys.) */
 	if (sig->created < signer->created)
 		goto done;
 	if (v->no_verify) {
