@@ -135,6 +135,10 @@ note v6.sig "v6 salted detached signature of msg.txt"
 note v6.pgpk "canonical v6.pgp"
 note v6.msg.pgpks "canonical v6.sig with msg.txt as content"
 
+# --- deb1.asc with an extra armor header: a new blob, the same key ---
+sed '1a Comment: pgpk concurrency case' "$k/deb1.asc" >"$k/deb1-comment.asc"
+note deb1-comment.asc "deb1.asc with one more armor header line"
+
 # --- the 00-gpg.sh keys in canonical form ---
 for n in rsa2048 rsa3072; do
 	python3 "$mk" key "$out/$n.pgp" >"$k/$n.pgpk"
