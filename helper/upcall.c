@@ -132,6 +132,39 @@ usage:
 	return 2;
 }
 
+/*
+ * A mis-edited pgpk.conf: say so in the log, and if the last argument is
+ * the key (%k), refuse it now rather than leave the requester waiting
+ * for the authorisation key to expire.  Fail closed: no policy, no key.
+ */
+static void pgpk_upcall_bad_args(int argc, char **argv, enum pgpk_log_mode mode)
+{
+	struct pgpk_log log;
+	key_serial_t key = 0;
+	char *end;
+	long v;
+
+	pgpk_log_open(&log, mode);
+	if (argc > 1) {
+		errno = 0;
+		v = strtol(argv[argc - 1], &end, 10);
+		if (!*end && !errno && v > 0 && v <= 0x7fffffff)
+			key = (key_serial_t)v;
+	}
+	if (key && keyctl_assume_authority(key) >= 0 &&
+	    keyctl_reject(key, PGPK_POLICY_NEGATIVE_TIMEOUT, EKEYREJECTED, 0) ==
+		    0)
+		pgpk_log_line(&log, LOG_ERR,
+			      "key %d: rejected EKEYREJECTED: bad helper "
+			      "command line (check pgpk.conf)",
+			      key);
+	else
+		pgpk_log_line(&log, LOG_ERR,
+			      "bad command line (check pgpk.conf): %s",
+			      strerror(errno));
+	pgpk_log_close(&log);
+}
+
 int pgpk_cmd_upcall(int argc, char **argv)
 {
 	enum pgpk_log_mode mode = PGPK_LOG_AUTO;
@@ -154,8 +187,10 @@ int pgpk_cmd_upcall(int argc, char **argv)
 
 	pgpk_policy_default(&policy);
 	ret = pgpk_upcall_args(argc, argv, &policy, &mode, &up);
-	if (ret)
+	if (ret) {
+		pgpk_upcall_bad_args(argc, argv, mode);
 		return ret;
+	}
 	pgpk_log_open(&log, mode);
 	if (keyctl_assume_authority(up.key) < 0) {
 		pgpk_log_line(&log, LOG_ERR,

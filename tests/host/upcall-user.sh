@@ -7,7 +7,8 @@
 # sandboxed parser -> keyctl_instantiate/keyctl_reject, for real.
 # Checks: an armored key is instantiated with the same canonical blob the
 # CLI produces; garbage and a SHA-256 mismatch are rejected with EBADMSG;
-# a SHA-1 data signature with EKEYREJECTED (policy); a second request for
+# a SHA-1 data signature with EKEYREJECTED (policy), and so is any key when
+# the configured command line is bad; a second request for
 # the same garbage is answered from the negative cache; one log line per
 # request reaches the kernel log (--kmsg).
 # Exit 0 pass, 77 skip, anything else fail.
@@ -30,6 +31,9 @@ printf 'create user key:* * %s upcall --key-type=user --kmsg %%k\n' \
 	"$helper" >"$conf"
 printf 'create user sig:* * %s upcall --key-type=user --kmsg %%k\n' \
 	"$helper" >>"$conf"
+# A mis-edited line (bad option value): the key must be refused at once.
+printf 'create user pgpkbad:* * %s upcall --key-type=user --kmsg %s %%k\n' \
+	"$helper" "--min-rsa-bits=12" >>"$conf"
 
 fail=0
 check() {	# check NAME CONDITION-STATUS DETAIL
@@ -78,11 +82,15 @@ run() {
 	echo "$out" | grep -q "rejected"
 	check "SHA-1 signature rejected EKEYREJECTED" $? "$out"
 
+	out=$(keyctl request2 user "pgpkbad:$$" "x" @s 2>&1)
+	echo "$out" | grep -q "rejected"
+	check "bad command line: key rejected" $? "$out"
+
 	if dmesg >/dev/null 2>&1; then
 		sleep 0.2
 		n=$(( $(kmsg_count) - logs0 ))
-		[ "$n" -eq 5 ]
-		check "one log line per upcall" $? "$n lines (5 upcalls)"
+		[ "$n" -eq 6 ]
+		check "one log line per upcall" $? "$n lines (6 upcalls)"
 		dmesg | grep 'pgpk-helper\[' | tail -n "$n"
 	else
 		echo "skip log lines: dmesg not readable"
