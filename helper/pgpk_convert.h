@@ -12,8 +12,8 @@
 
 /* What the caller wants out of the OpenPGP bytes. */
 enum pgpk_want {
-	PGPK_WANT_KEY,	/* a canonical Key (primary, or the selected subkey) */
-	PGPK_WANT_SIG,	/* a canonical Signature (+ content if inline/cleartext) */
+	PGPK_WANT_KEY, /* a canonical Key (primary, or the selected subkey) */
+	PGPK_WANT_SIG, /* a canonical Signature (+ content if inline/cleartext) */
 };
 
 struct pgpk_convert_opts {
@@ -26,8 +26,8 @@ struct pgpk_convert_opts {
 
 /* Every failure names the problem and where it was found. */
 struct pgpk_error {
-	int code;		/* negative errno: -EBADMSG, -ENOPKG, ... */
-	size_t offset;		/* byte offset in the (dearmored) input */
+	int code; /* negative errno: -EBADMSG, -ENOPKG, ... */
+	size_t offset; /* byte offset in the (dearmored) input */
 	char msg[256];
 };
 

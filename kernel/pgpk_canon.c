@@ -82,12 +82,13 @@ static enum pgpk_canon_reason pgpk_check_sig(const void *msg, u32 *field)
 {
 	const struct pgpk_sig *s = msg;
 	bool v6 = s->version == 6;
+	bool v3 = s->version == 3;
 
 	*field = PGPK_SIG_VERSION;
-	if (s->version != 3 && s->version != 4 && !v6)
+	if (!v3 && s->version != 4 && !v6)
 		return PGPK_E_RANGE;
 	*field = PGPK_SIG_HASHED_AREA;
-	if (PGPK_HAS(s, PGPK_SIG_HASHED_AREA) != (s->version != 3))
+	if (PGPK_HAS(s, PGPK_SIG_HASHED_AREA) == v3)
 		return PGPK_E_MISSING;
 	*field = PGPK_SIG_SALT;
 	if (PGPK_HAS(s, PGPK_SIG_SALT) != v6)

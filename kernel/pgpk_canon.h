@@ -15,13 +15,14 @@
 #ifdef __KERNEL__
 #include <linux/types.h>
 #else
+/* User space: the kernel's short type names, from the uapi types. */
+#include <linux/types.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
 #endif
 
 #define PGPK_MAGIC		"\x7fPGK\x01"

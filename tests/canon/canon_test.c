@@ -52,9 +52,11 @@ static uint32_t pgpk_rand_range(uint64_t *s, uint32_t lo, uint32_t hi)
 /* Random values of the kinds the schema uses, biased toward the edges. */
 static uint64_t pgpk_rand_u64(uint64_t *s)
 {
-	static const uint64_t edges[] = { 0, 1, 127, 128, 16383, 16384,
-					  0xffffffffULL, 0x100000000ULL,
-					  UINT64_MAX };
+	static const uint64_t edges[] = {
+		0,	   1,	  127,		 128,
+		16383,	   16384, 0xffffffffULL, 0x100000000ULL,
+		UINT64_MAX
+	};
 
 	if (pgpk_rand(s) % 3 == 0)
 		return edges[pgpk_rand(s) % (sizeof(edges) / sizeof(edges[0]))];
@@ -98,12 +100,12 @@ static void pgpk_rand_material(uint64_t *s, Pgpk__KeyMaterial *m,
 	m->created = pgpk_rand_u32(s);
 	m->algorithm = pgpk_rand_range(s, 1, 3);
 	m->rsa_n = pgpk_rand_bytes(s, p->n[i], 1, PGPK_MAX_MPI, 1);
-	m->rsa_e = pgpk_rand_bytes(s, p->e[i], 1, pgpk_rand(s) & 1 ? 4 : 1024,
-				   1);
+	m->rsa_e =
+		pgpk_rand_bytes(s, p->e[i], 1, pgpk_rand(s) & 1 ? 4 : 1024, 1);
 }
 
-static void pgpk_rand_sig(uint64_t *s, Pgpk__Signature *g,
-			  struct pgpk_pools *p, int i)
+static void pgpk_rand_sig(uint64_t *s, Pgpk__Signature *g, struct pgpk_pools *p,
+			  int i)
 {
 	static const uint32_t versions[] = { 3, 4, 6 };
 
@@ -117,7 +119,8 @@ static void pgpk_rand_sig(uint64_t *s, Pgpk__Signature *g,
 	g->expires = pgpk_rand_u64(s);
 	g->has_hashed_area = g->version != 3;
 	if (g->has_hashed_area)
-		g->hashed_area = pgpk_rand_bytes(s, p->hashed[i], 0,
+		g->hashed_area = pgpk_rand_bytes(
+			s, p->hashed[i], 0,
 			pgpk_rand(s) & 1 ? 64 : PGPK_MAX_HASHED_AREA, 0);
 	g->has_salt = g->version == 6;
 	if (g->has_salt)
@@ -131,16 +134,16 @@ static void pgpk_rand_sig(uint64_t *s, Pgpk__Signature *g,
 	if (g->has_issuer_fingerprint) {
 		uint32_t len = pgpk_rand(s) & 1 ? 20 : 32;
 
-		g->issuer_fingerprint = pgpk_rand_bytes(s, p->fpr[i], len, len,
-							0);
+		g->issuer_fingerprint =
+			pgpk_rand_bytes(s, p->fpr[i], len, len, 0);
 	}
 }
 
 static int pgpk_same_bytes(const struct pgpk_bytes *a,
 			   const ProtobufCBinaryData *b)
 {
-	return a->len == b->len && (!a->len || !memcmp(a->data, b->data,
-						       a->len));
+	return a->len == b->len &&
+	       (!a->len || !memcmp(a->data, b->data, a->len));
 }
 
 static int pgpk_same_material(const struct pgpk_key_material *d,
@@ -177,8 +180,8 @@ static int pgpk_same_key(const struct pgpk_key *d, const Pgpk__Key *k)
 {
 	return pgpk_same_material(&d->material, k->material) &&
 	       PGPK_HAS(d, PGPK_KEY_PACKET_OFFSET) == k->has_packet_offset &&
-	       d->packet_offset == (k->has_packet_offset ? k->packet_offset
-							  : 0) &&
+	       d->packet_offset ==
+		       (k->has_packet_offset ? k->packet_offset : 0) &&
 	       PGPK_HAS(d, PGPK_KEY_SUBKEY) == k->has_subkey &&
 	       d->subkey == (k->has_subkey && k->subkey) &&
 	       PGPK_HAS(d, PGPK_KEY_USER_ID) == k->has_user_id &&
@@ -238,8 +241,8 @@ static void pgpk_test_round_trip(unsigned int iterations)
 			key.subkey = pgpk_rand(&seed) & 1;
 			key.has_user_id = pgpk_rand(&seed) & 1;
 			if (key.has_user_id)
-				key.user_id = pgpk_rand_bytes(&seed, p->uid, 1,
-							PGPK_MAX_USER_ID, 0);
+				key.user_id = pgpk_rand_bytes(
+					&seed, p->uid, 1, PGPK_MAX_USER_ID, 0);
 			key.has_user_id_offset = pgpk_rand(&seed) & 1;
 			key.user_id_offset = pgpk_rand_u32(&seed);
 			key.has_expires = pgpk_rand(&seed) & 1;
@@ -262,8 +265,9 @@ static void pgpk_test_round_trip(unsigned int iterations)
 			c.signature = &sig;
 			c.has_content = pgpk_rand(&seed) & 1;
 			if (c.has_content)
-				c.content = pgpk_rand_bytes(&seed, p->content,
-					0, sizeof(p->content), 0);
+				c.content =
+					pgpk_rand_bytes(&seed, p->content, 0,
+							sizeof(p->content), 0);
 		}
 		blob = pgpk_pack(&c, &len);
 		ret = pgpk_canon_decode(blob, len, d, &err);
@@ -273,22 +277,23 @@ static void pgpk_test_round_trip(unsigned int iterations)
 				   err.offset);
 		} else if (c.key) {
 			pgpk_check(pgpk_same_key(&d->key, c.key) &&
-				   !PGPK_HAS(d, PGPK_CANON_SIGNATURE),
+					   !PGPK_HAS(d, PGPK_CANON_SIGNATURE),
 				   "round trip %u: key values differ", i);
 			ok++;
 		} else {
 			pgpk_check(pgpk_same_sig(&d->sig, c.signature) &&
-				   !PGPK_HAS(d, PGPK_CANON_KEY) &&
-				   PGPK_HAS(d, PGPK_CANON_CONTENT) ==
-					   c.has_content &&
-				   pgpk_same_bytes(&d->content, &c.content),
+					   !PGPK_HAS(d, PGPK_CANON_KEY) &&
+					   PGPK_HAS(d, PGPK_CANON_CONTENT) ==
+						   c.has_content &&
+					   pgpk_same_bytes(&d->content,
+							   &c.content),
 				   "round trip %u: signature values differ", i);
 			ok++;
 		}
 		free(blob);
 	}
-	printf("round trip: %u of %u random messages decoded identically\n",
-	       ok, iterations);
+	printf("round trip: %u of %u random messages decoded identically\n", ok,
+	       iterations);
 	free(d);
 	free(p);
 }
@@ -327,8 +332,8 @@ static void pgpk_w_uint(struct pgpk_w *w, unsigned int field, uint64_t v)
 	pgpk_w_varint(w, v);
 }
 
-static void pgpk_w_bytes(struct pgpk_w *w, unsigned int field,
-			 const void *data, size_t len)
+static void pgpk_w_bytes(struct pgpk_w *w, unsigned int field, const void *data,
+			 size_t len)
 {
 	pgpk_w_varint(w, field << 3 | 2);
 	pgpk_w_varint(w, len);
@@ -407,7 +412,8 @@ static void pgpk_expect(const char *name, const uint8_t *blob, size_t len,
 		pgpk_check(ret == -EBADMSG && err.reason == want,
 			   "%s: want '%s', got %d '%s'", name,
 			   pgpk_canon_reason_str(want), ret,
-			   ret ? pgpk_canon_reason_str(err.reason) : "accepted");
+			   ret ? pgpk_canon_reason_str(err.reason) :
+				 "accepted");
 }
 
 #define EXPECT(name, w, want) pgpk_expect(name, (w)->buf, (w)->len, want)
@@ -451,12 +457,12 @@ static void pgpk_test_key_variants(void)
 
 	memset(big, 0x80, sizeof(big));
 
-#define MAT_CASE(name, want, body)					\
-	do {								\
-		mat.len = 0;						\
-		body;							\
-		pgpk_w_key_blob(&blob, &mat, NULL);			\
-		EXPECT(name, &blob, want);				\
+#define MAT_CASE(name, want, body)                  \
+	do {                                        \
+		mat.len = 0;                        \
+		body;                               \
+		pgpk_w_key_blob(&blob, &mat, NULL); \
+		EXPECT(name, &blob, want);          \
 	} while (0)
 
 	MAT_CASE("reordered fields", PGPK_E_ORDER, {
@@ -474,9 +480,8 @@ static void pgpk_test_key_variants(void)
 		pgpk_w_material(&mat);
 		pgpk_w_uint(&mat, 6, 0);
 	});
-	MAT_CASE("field number 0", PGPK_E_UNKNOWN_FIELD, {
-		pgpk_w_uint(&mat, 0, 0);
-	});
+	MAT_CASE("field number 0", PGPK_E_UNKNOWN_FIELD,
+		 { pgpk_w_uint(&mat, 0, 0); });
 	MAT_CASE("huge field number", PGPK_E_UNKNOWN_FIELD, {
 		pgpk_w_varint(&mat, (uint64_t)1 << 40);
 		pgpk_w_varint(&mat, 0);
@@ -485,9 +490,8 @@ static void pgpk_test_key_variants(void)
 		pgpk_w_varint(&mat, 1 << 3);
 		pgpk_w_raw(&mat, "\x84\x00", 2);
 	});
-	MAT_CASE("non-minimal varint tag", PGPK_E_VARINT, {
-		pgpk_w_raw(&mat, "\x88\x00\x04", 3);
-	});
+	MAT_CASE("non-minimal varint tag", PGPK_E_VARINT,
+		 { pgpk_w_raw(&mat, "\x88\x00\x04", 3); });
 	MAT_CASE("non-minimal zero", PGPK_E_VARINT, {
 		pgpk_w_uint(&mat, 1, 4);
 		pgpk_w_varint(&mat, 2 << 3);
@@ -502,15 +506,15 @@ static void pgpk_test_key_variants(void)
 	MAT_CASE("varint over 64 bits", PGPK_E_VARINT, {
 		pgpk_w_uint(&mat, 1, 4);
 		pgpk_w_varint(&mat, 2 << 3);
-		pgpk_w_raw(&mat, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02", 10);
+		pgpk_w_raw(&mat, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02",
+			   10);
 	});
 	MAT_CASE("uint32 over 32 bits", PGPK_E_RANGE, {
 		pgpk_w_uint(&mat, 1, 4);
 		pgpk_w_uint(&mat, 2, 0x100000000ULL);
 	});
-	MAT_CASE("wire type 2 for a varint", PGPK_E_WIRE_TYPE, {
-		pgpk_w_bytes(&mat, 1, "\x04", 1);
-	});
+	MAT_CASE("wire type 2 for a varint", PGPK_E_WIRE_TYPE,
+		 { pgpk_w_bytes(&mat, 1, "\x04", 1); });
 	MAT_CASE("wire type 0 for bytes", PGPK_E_WIRE_TYPE, {
 		pgpk_w_uint(&mat, 1, 4);
 		pgpk_w_uint(&mat, 2, 1);
@@ -574,14 +578,14 @@ static void pgpk_test_key_variants(void)
 	MAT_CASE("empty material", PGPK_E_MISSING, {});
 
 	/* Key-level fields after a valid material. */
-#define KEY_CASE(name, want, body)					\
-	do {								\
-		mat.len = 0;						\
-		rest.len = 0;						\
-		pgpk_w_material(&mat);					\
-		body;							\
-		pgpk_w_key_blob(&blob, &mat, &rest);			\
-		EXPECT(name, &blob, want);				\
+#define KEY_CASE(name, want, body)                   \
+	do {                                         \
+		mat.len = 0;                         \
+		rest.len = 0;                        \
+		pgpk_w_material(&mat);               \
+		body;                                \
+		pgpk_w_key_blob(&blob, &mat, &rest); \
+		EXPECT(name, &blob, want);           \
 	} while (0)
 
 	KEY_CASE("subkey flag 2", PGPK_E_RANGE, pgpk_w_uint(&rest, 3, 2));
@@ -611,14 +615,14 @@ static void pgpk_test_sig_variants(void)
 	struct pgpk_w sig, rest, blob;
 	unsigned int v;
 
-#define SIG_CASE(name, want, version, body)				\
-	do {								\
-		sig.len = 0;						\
-		rest.len = 0;						\
-		pgpk_w_sig(&sig, version);				\
-		body;							\
-		pgpk_w_sig_blob(&blob, &sig, &rest);			\
-		EXPECT(name, &blob, want);				\
+#define SIG_CASE(name, want, version, body)          \
+	do {                                         \
+		sig.len = 0;                         \
+		rest.len = 0;                        \
+		pgpk_w_sig(&sig, version);           \
+		body;                                \
+		pgpk_w_sig_blob(&blob, &sig, &rest); \
+		EXPECT(name, &blob, want);           \
 	} while (0)
 
 	for (v = 3; v <= 6; v += v == 4 ? 2 : 1)

@@ -1,8 +1,9 @@
 #!/bin/bash
 # User-space C style: clang-format --dry-run -Werror with the project's
 # .clang-format over every tracked user-space C file (helper/, sandbox/,
-# proto/, tests/, and the dual-compiled kernel/pgpk_canon.* and
-# kernel/pgpk_rebuild.*; the rest of kernel/ is checked by checkpatch).
+# proto/, tests/).  kernel/ -- the dual-compiled decoder and rebuild files
+# included -- is kernel code and is held to checkpatch --strict instead:
+# clang-format 14 cannot keep the kernel's aligned tables and comments.
 # Fails listing every file that is not formatted.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -15,7 +16,7 @@ fi
 # check the same set.
 files=$(git ls-files --cached --others --exclude-standard -- \
 	'helper/*.[ch]' 'sandbox/*.[ch]' 'proto/*.[ch]' 'tests/*.[ch]' \
-	'kernel/pgpk_canon.[ch]' 'kernel/pgpk_rebuild.[ch]' 2>/dev/null |
+	2>/dev/null |
 	grep -v '\.pb-c\.[ch]$' | sort -u)
 if [ -z "$files" ]; then
 	echo "SKIP: no user-space C files yet"
