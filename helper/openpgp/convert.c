@@ -176,6 +176,11 @@ pgpk_pick_certification(const struct pgpk_pubkey *key,
 			continue;
 		if (!s->has_issuer_keyid && !s->issuer_fpr_len)
 			continue;
+		/* Only what the canonical form can carry (e.g. not the
+		 * certification of a 10240-bit key). */
+		if (!s->rsa_s.len || s->rsa_s.len > PGPK_MAX_MPI ||
+		    s->hashed_len > PGPK_MAX_HASHED_AREA)
+			continue;
 		self = s->issuer_fpr_len ? (s->issuer_fpr_len == key->fpr_len &&
 					    !memcmp(s->issuer_fpr, key->fpr,
 						    key->fpr_len)) :
