@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Every valid RSA key and subkey of Debian's keyrings, converted to its
+ * canonical Key blob and checked the way the kernel checks it: strict
+ * decode, key packet rebuilt from the canonical material equal to the
+ * submitted octets at packet_offset (and the user ID at user_id_offset),
+ * and each self-certification verified over data built only by
+ * kernel/pgpk_rebuild.c.  The keyrings come with the debian-keyring and
+ * debian-archive-keyring packages (tests/deps.sh).
+ */
+#include <errno.h>
+#include <time.h>
+
+#include <openssl/evp.h>
+
+#include "helper/openpgp/openpgp.h"
+#include "kernel/pgpk_canon.h"
+#include "kernel/pgpk_rebuild.h"
+#include "tests/openpgp/test_util.h"
+
+static uint8_t *read_abs(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf;
+	long n;
+
+	if (!f) {
+		fprintf(stderr, "cannot open %s (install debian-keyring)\n",
+			path);
+		exit(1);
+	}
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n);
+	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n)
+		exit(1);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+static void hash_material(EVP_MD_CTX *md, const struct pgpk_key_material *m)
+{
+	size_t len = pgpk_rebuild_key_len(m);
+	uint8_t *body = malloc(len), prefix[PGPK_PREFIX_MAX];
+	size_t plen = pgpk_rebuild_key_prefix(m, len, prefix);
+
+	pgpk_rebuild_key(m, body);
+	EVP_DigestUpdate(md, prefix, plen);
+	EVP_DigestUpdate(md, body, len);
+	free(body);
+}
+
+/* The kernel's view of a self-certification: 0 if it verifies. */
+static int check_selfcert(const struct pgpk_key *k)
+{
+	const struct pgpk_sig *s = &k->certification;
+	const struct pgpk_key_material *signer =
+		k->subkey ? &k->primary : &k->material;
+	uint8_t digest[EVP_MAX_MD_SIZE], *trailer;
+	unsigned int dlen = 0;
+	size_t tlen = pgpk_rebuild_trailer_len(s);
+	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	struct pgpk_mpi n = { signer->rsa_n.data, signer->rsa_n.len };
+	struct pgpk_mpi e = { signer->rsa_e.data, signer->rsa_e.len };
+	struct pgpk_mpi sv = { s->rsa_s.data, s->rsa_s.len };
+	int ret;
+
+	EVP_DigestInit_ex(md,
+			  EVP_get_digestbyname(pgpk_md_name(s->hash_algorithm)),
+			  NULL);
+	if (k->subkey) {
+		hash_material(md, &k->primary);
+		hash_material(md, &k->material);
+	} else if (s->type != 0x1F) {
+		uint8_t prefix[PGPK_PREFIX_MAX];
+		size_t plen = pgpk_rebuild_uid_prefix(k->user_id.len, prefix);
+
+		hash_material(md, &k->material);
+		EVP_DigestUpdate(md, prefix, plen);
+		EVP_DigestUpdate(md, k->user_id.data, k->user_id.len);
+	} else {
+		hash_material(md, &k->material);
+	}
+	trailer = malloc(tlen);
+	pgpk_rebuild_trailer(s, trailer);
+	EVP_DigestUpdate(md, trailer, tlen);
+	EVP_DigestFinal_ex(md, digest, &dlen);
+	free(trailer);
+	EVP_MD_CTX_free(md);
+	if ((digest[0] << 8 | digest[1]) != (int)s->quick_check)
+		return -EKEYREJECTED;
+	ret = pgpk_rsa_verify_digest(&n, &e, s->hash_algorithm, digest, dlen,
+				     &sv);
+	return ret;
+}
+
+static void check_keyring(const char *path, size_t min_blobs)
+{
+	struct pgpk_parse_opts opts = { .now = (int64_t)time(NULL),
+					.threads = 2 };
+	struct pgpk_keyring *ring;
+	struct pgpk_error err;
+	size_t len, i, j, blobs = 0, self = 0, third = 0, unsupported = 0;
+	uint8_t *in = read_abs(path, &len);
+
+	CHECK_EQ(pgpk_keyring_parse(in, len, &opts, &ring, &err), 0);
+	free(in);
+	if (!ring)
+		return;
+	for (i = 0; i < ring->ncerts; i++) {
+		const struct pgpk_cert *c = &ring->certs[i];
+
+		for (j = 0; j <= c->nsubkeys; j++) {
+			const struct pgpk_pubkey *k =
+				j ? &c->subkeys[j - 1] : &c->primary;
+			struct pgpk_canon canon;
+			struct pgpk_canon_error cerr;
+			const struct pgpk_key *ck = &canon.key;
+			uint8_t *blob, *body;
+			size_t blen, bodylen;
+			int ret;
+
+			if (!k->valid)
+				continue;
+			ret = pgpk_key_canonical(ring, c, k, 0, &blob, &blen,
+						 &err);
+			if (ret == -ENOPKG) {
+				unsupported++;
+				continue;
+			}
+			CHECK_EQ(ret, 0);
+			if (ret) {
+				fprintf(stderr, "  %s\n", err.msg);
+				continue;
+			}
+			blobs++;
+			CHECK_EQ(pgpk_canon_decode(blob, blen, &canon, &cerr),
+				 0);
+			bodylen = pgpk_rebuild_key_len(&ck->material);
+			body = malloc(bodylen);
+			pgpk_rebuild_key(&ck->material, body);
+			CHECK(ck->packet_offset + bodylen <=
+				      ring->input.packets_len &&
+			      !memcmp(ring->input.packets + ck->packet_offset,
+				      body, bodylen));
+			free(body);
+			if (PGPK_HAS(ck, PGPK_KEY_USER_ID))
+				CHECK(!memcmp(ring->input.packets +
+						      ck->user_id_offset,
+					      ck->user_id.data,
+					      ck->user_id.len));
+			CHECK(PGPK_HAS(ck, PGPK_KEY_CERTIFICATION));
+			if (PGPK_HAS(ck, PGPK_KEY_CERTIFICATION)) {
+				const struct pgpk_sig *s = &ck->certification;
+				bool is_self =
+					PGPK_HAS(s,
+						 PGPK_SIG_ISSUER_FINGERPRINT) ?
+						!memcmp(s->issuer_fingerprint
+								.data,
+							c->primary.fpr, 20) :
+						!memcmp(s->issuer_key_id.data,
+							c->primary.keyid, 8);
+
+				if (is_self) {
+					self++;
+					CHECK_EQ(check_selfcert(ck), 0);
+				} else {
+					third++;
+				}
+			}
+			free(blob);
+		}
+	}
+	printf("%s: %zu certificates, %zu canonical keys (%zu self-"
+	       "certifications verified, %zu third-party), %zu non-RSA\n",
+	       path, ring->ncerts, blobs, self, third, unsupported);
+	CHECK(blobs >= min_blobs);
+	pgpk_keyring_free(ring);
+}
+
+int main(void)
+{
+	check_keyring("/usr/share/keyrings/debian-archive-keyring.gpg", 10);
+	check_keyring("/usr/share/keyrings/debian-keyring.gpg", 2000);
+	return pgpk_test_done("keyring_canon_test");
+}
