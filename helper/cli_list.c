@@ -4,8 +4,10 @@
  *
  * Every primary key and subkey.  The JSON form (one object per line) lists
  * what `gpg --show-keys` would keep: certificates with a valid self-
- * signature, subkeys with a valid binding, user IDs whose newest self-
- * signature verifies.  The text form shows everything, marked.
+ * signature, subkeys with a valid binding or revocation, user IDs whose
+ * newest self-signature verifies.  User IDs that are not UTF-8 show their
+ * other octets as \u00XX.  The text form shows everything, marked, with
+ * the key description (helper/openpgp/openpgp.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
