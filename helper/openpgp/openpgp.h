@@ -176,9 +176,10 @@ struct pgpk_pubkey {
 	size_t nsigs;
 
 	/* Validity, computed by pgpk_keyring_parse() at opts->now. */
-	bool valid; /* primary: has a valid self-signature;
-				 * subkey: has a valid binding (and back-
-				 * signature when it can sign) */
+	/* Primary: has a valid self-signature.  Subkey: has a valid
+	 * binding signature and its primary is valid (the back-signature
+	 * is in `backsig`, required by `can_sign`). */
+	bool valid;
 	bool revoked; /* valid revocation (0x20 / 0x28) */
 	bool expired; /* expires != 0 && expires <= now */
 	int64_t expires; /* absolute Unix seconds, 0 = never */
@@ -212,9 +213,12 @@ struct pgpk_userid {
 	struct pgpk_signature *sigs;
 	size_t nsigs;
 	/* Validity at opts->now. */
-	bool valid; /* newest self-certification verifies */
-	bool revoked; /* valid 0x30 newer than the self-cert */
-	const struct pgpk_signature *selfsig; /* newest valid self-cert */
+	/* The newest verifying self-signature (0x10-0x13 or 0x30) decides:
+	 * valid = it is a certification and has not expired; revoked = it
+	 * is a revocation; selfsig = that certification (even expired). */
+	bool valid;
+	bool revoked;
+	const struct pgpk_signature *selfsig;
 };
 
 /* A transferable public key (RFC 9580 10.1.1). */
