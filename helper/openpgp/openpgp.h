@@ -230,7 +230,8 @@ struct pgpk_cert {
 	size_t nsubkeys;
 	/* The primary user ID (index into uids) or -1: a valid, unrevoked
 	 * user ID whose self-cert has the primary flag (newest wins), else
-	 * the one with the newest self-cert, else the first valid one. */
+	 * the one with the newest self-cert, else the first with a
+	 * verifying self-signature, else the first user ID. */
 	long primary_uid;
 };
 
@@ -260,7 +261,7 @@ struct pgpk_parse_opts {
 	/* Skip validity checks (no OpenSSL): valid = true everywhere, flags
 	 * and expiry from the newest self-signatures. For fuzzing/dumping. */
 	bool no_verify;
-	/* Worker threads for RSA verification; 0 or 1 = none (sandbox). */
+	/* Worker threads for verification; 0 or 1 = none (sandbox). */
 	unsigned int threads;
 };
 
@@ -269,7 +270,7 @@ struct pgpk_keyring {
 	struct pgpk_input input; /* owns every byte pointed to */
 	struct pgpk_cert *certs;
 	size_t ncerts;
-	size_t nsigs_verified; /* RSA signatures verified (statistics) */
+	size_t nsigs_verified; /* signatures verified (statistics) */
 	void *arena; /* internal: allocations */
 };
 
@@ -292,8 +293,9 @@ struct pgpk_sigset {
 /*
  * Recognise binary / armored / cleartext-signed input and decode it.
  * Armor: CRC24 checked when present (RFC 4880 6.1); the armor checksum
- * line is optional (RFC 9580 6.1).  Exactly one armored block; text
- * outside it is ignored only before BEGIN and as whitespace after END.
+ * line is optional (RFC 9580 6.1).  Several blocks with the same label
+ * are concatenated; text is ignored before the first BEGIN line, only
+ * whitespace is allowed after the last END line.
  */
 int pgpk_input_decode(const uint8_t *in, size_t len, struct pgpk_input *out,
 		      struct pgpk_error *err);
