@@ -258,8 +258,8 @@ struct pgpk_input {
 /* Options of pgpk_keyring_parse(). */
 struct pgpk_parse_opts {
 	int64_t now; /* "now" for expiry, Unix seconds */
-	/* Skip validity checks (no OpenSSL): valid = true everywhere, flags
-	 * and expiry from the newest self-signatures. For fuzzing/dumping. */
+	/* Skip the cryptography: every well-formed self-signature counts as
+	 * verified (the other rules still apply).  For fuzzing/dumping. */
 	bool no_verify;
 	/* Worker threads for verification; 0 or 1 = none (sandbox). */
 	unsigned int threads;
