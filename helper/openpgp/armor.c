@@ -444,7 +444,8 @@ error_free_text:
 int pgpk_input_decode(const uint8_t *in, size_t len, struct pgpk_input *out,
 		      struct pgpk_error *err)
 {
-	size_t at;
+	size_t at, start = 0;
+	bool bom;
 
 	memset(out, 0, sizeof(*out));
 	if (len == 0)
@@ -453,8 +454,12 @@ int pgpk_input_decode(const uint8_t *in, size_t len, struct pgpk_input *out,
 		return pgpk_fail(err, -ENOMEM, 0,
 				 "input of %zu octets too large", len);
 	/* RFC 9580 4.2: a packet starts with an octet with bit 7 set; armor
-	 * and cleartext are ASCII. */
-	if (in[0] & 0x80) {
+	 * and cleartext are ASCII, perhaps after a UTF-8 byte order mark
+	 * that editors add (never a valid packet header: tag 47). */
+	bom = len >= 3 && in[0] == 0xEF && in[1] == 0xBB && in[2] == 0xBF;
+	if (bom) {
+		start = 3;
+	} else if (in[0] & 0x80) {
 		out->kind = PGPK_INPUT_BINARY;
 		out->packets = malloc(len);
 		if (!out->packets)
@@ -463,12 +468,12 @@ int pgpk_input_decode(const uint8_t *in, size_t len, struct pgpk_input *out,
 		out->packets_len = len;
 		return 0;
 	}
-	if (!pgpk_find_line(in, len, 0, "-----BEGIN PGP ", &at))
+	if (!pgpk_find_line(in, len, start, "-----BEGIN PGP ", &at))
 		return pgpk_fail(
 			err, -EBADMSG, 0,
 			"neither OpenPGP packets nor ASCII armor (first octet 0x%02x)",
 			in[0]);
-	if (pgpk_find_line(in, len, 0, "-----BEGIN PGP SIGNED MESSAGE-----",
+	if (pgpk_find_line(in, len, start, "-----BEGIN PGP SIGNED MESSAGE-----",
 			   &at)) {
 		struct pgpk_line l = { 0 };
 
@@ -476,7 +481,7 @@ int pgpk_input_decode(const uint8_t *in, size_t len, struct pgpk_input *out,
 		if (pgpk_line_is(in, &l, "-----BEGIN PGP SIGNED MESSAGE-----"))
 			return pgpk_cleartext(in, len, at, out, err);
 	}
-	pgpk_find_line(in, len, 0, "-----BEGIN PGP ", &at);
+	pgpk_find_line(in, len, start, "-----BEGIN PGP ", &at);
 	out->kind = PGPK_INPUT_ARMOR;
 	return pgpk_armor_all(in, len, at, out, err);
 }

@@ -113,6 +113,12 @@ static void test_armor_errors(void)
 				 "-----END PGP SIGNATURE-----\n",
 				 &in, &err),
 		 -EBADMSG);
+	/* A UTF-8 byte order mark before the armor. */
+	CHECK_EQ(pgpk_decode_str("\xEF\xBB\xBF-----BEGIN PGP SIGNATURE-----\n"
+				 "\nABCD\n-----END PGP SIGNATURE-----\n",
+				 &in, &err),
+		 0);
+	pgpk_input_release(&in);
 	/* Neither armor nor packets. */
 	CHECK_EQ(pgpk_decode_str("hello\n", &in, &err), -EBADMSG);
 	CHECK_EQ(pgpk_input_decode((const uint8_t *)"", 0, &in, &err),
