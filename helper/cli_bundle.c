@@ -66,9 +66,10 @@ int pgpk_cmd_bundle(int argc, char **argv)
 	opts.threads = ncpu > 1 ? (unsigned int)(ncpu > 8 ? 8 : ncpu) : 1;
 	if (pgpk_cli_read_file(argv[1], &data, &len))
 		return 2;
+	opts.borrow_input = true;
 	ret = pgpk_keyring_parse(data, len, &opts, &ring, &err);
-	free(data);
 	if (ret) {
+		free(data);
 		fprintf(stderr, "pgpk-helper: bundle: %s: %s (offset %zu)\n",
 			argv[1], err.msg, err.offset);
 		return 2;
@@ -87,6 +88,7 @@ int pgpk_cmd_bundle(int argc, char **argv)
 		}
 	}
 	pgpk_keyring_free(ring);
+	free(data);
 	if (ret)
 		return 2;
 	fprintf(stderr, "pgpk-helper: bundle: %zu keys\n", count);

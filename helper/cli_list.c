@@ -198,9 +198,10 @@ int pgpk_cmd_list(int argc, char **argv)
 	ret = pgpk_cli_read_file(path, &data, &len);
 	if (ret)
 		return 2;
+	opts.borrow_input = true;
 	ret = pgpk_keyring_parse(data, len, &opts, &ring, &err);
-	free(data);
 	if (ret) {
+		free(data);
 		fprintf(stderr, "pgpk-helper: list: %s: %s (offset %zu)\n",
 			path, err.msg, err.offset);
 		return 2;
@@ -241,6 +242,7 @@ int pgpk_cmd_list(int argc, char **argv)
 		fprintf(stderr, "%zu certificates, %zu signatures verified\n",
 			ring->ncerts, ring->nsigs_verified);
 	pgpk_keyring_free(ring);
+	free(data);
 	if (fflush(stdout))
 		return 2;
 	return 0;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "helper/commands.h"
 
@@ -14,6 +15,7 @@ int pgpk_cli_read_file(const char *path, uint8_t **data, size_t *len)
 	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
 	size_t cap = 65536, used = 0;
 	uint8_t *buf, *nb;
+	struct stat st;
 	ssize_t n;
 	int ret;
 
@@ -22,6 +24,10 @@ int pgpk_cli_read_file(const char *path, uint8_t **data, size_t *len)
 		fprintf(stderr, "pgpk-helper: %s: %s\n", path, strerror(errno));
 		return ret;
 	}
+	/* A regular file: one allocation of its size (+1 to see EOF). */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size < PGPK_CLI_MAX_INPUT)
+		cap = (size_t)st.st_size + 1;
 	buf = malloc(cap);
 	if (!buf) {
 		ret = -ENOMEM;

@@ -444,6 +444,13 @@ error_free_text:
 int pgpk_input_decode(const uint8_t *in, size_t len, struct pgpk_input *out,
 		      struct pgpk_error *err)
 {
+	return pgpk_input_decode_borrow(in, len, out, false, err);
+}
+
+int pgpk_input_decode_borrow(const uint8_t *in, size_t len,
+			     struct pgpk_input *out, bool borrow,
+			     struct pgpk_error *err)
+{
 	size_t at, start = 0;
 	bool bom;
 
@@ -461,6 +468,12 @@ int pgpk_input_decode(const uint8_t *in, size_t len, struct pgpk_input *out,
 		start = 3;
 	} else if (in[0] & 0x80) {
 		out->kind = PGPK_INPUT_BINARY;
+		if (borrow) {
+			out->packets = (uint8_t *)(uintptr_t)in;
+			out->packets_len = len;
+			out->borrowed = true;
+			return 0;
+		}
 		out->packets = malloc(len);
 		if (!out->packets)
 			return pgpk_fail(err, -ENOMEM, 0, "out of memory");
@@ -488,7 +501,8 @@ int pgpk_input_decode(const uint8_t *in, size_t len, struct pgpk_input *out,
 
 void pgpk_input_release(struct pgpk_input *input)
 {
-	free(input->packets);
+	if (!input->borrowed)
+		free(input->packets);
 	free(input->cleartext);
 	input->packets = NULL;
 	input->cleartext = NULL;

@@ -994,7 +994,8 @@ int pgpk_keyring_parse(const uint8_t *in, size_t len,
 		ret = pgpk_fail(err, -ENOMEM, 0, "out of memory");
 		goto error_free_ring;
 	}
-	ret = pgpk_input_decode(in, len, &ring->input, err);
+	ret = pgpk_input_decode_borrow(in, len, &ring->input,
+				       opts->borrow_input, err);
 	if (ret)
 		goto error_free_ring;
 	if (ring->input.kind == PGPK_INPUT_CLEARTEXT) {

@@ -182,6 +182,11 @@ int pgpk_sig_verify_rsa(const struct pgpk_pubkey *signer,
 			const struct pgpk_signature *sig, const uint8_t *digest,
 			size_t digest_len);
 
+/* pgpk_input_decode(), optionally using binary input in place. */
+int pgpk_input_decode_borrow(const uint8_t *in, size_t len,
+			     struct pgpk_input *out, bool borrow,
+			     struct pgpk_error *err);
+
 /* Free-standing allocation cap helper: n * size with overflow check. */
 void *pgpk_calloc_array(size_t n, size_t size);
 

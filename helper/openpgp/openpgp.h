@@ -253,6 +253,9 @@ struct pgpk_input {
 	uint8_t *cleartext;
 	size_t cleartext_len;
 	char armor_label[32]; /* "PUBLIC KEY BLOCK", "SIGNATURE", ... */
+	/* Binary input used in place (pgpk_parse_opts.borrow_input): the
+	 * caller's buffer, not freed by pgpk_input_release(). */
+	bool borrowed;
 };
 
 /* Options of pgpk_keyring_parse(). */
@@ -263,6 +266,9 @@ struct pgpk_parse_opts {
 	bool no_verify;
 	/* Worker threads for verification; 0 or 1 = none (sandbox). */
 	unsigned int threads;
+	/* Binary input is not copied: `in` must then outlive the keyring
+	 * (saves a copy of a 28 MB keyring). */
+	bool borrow_input;
 };
 
 /* A parsed keyring: one or more certificates. */

@@ -237,6 +237,31 @@ static void test_non_rsa(void)
 	}
 }
 
+/* borrow_input: binary input used in place, armored input decoded. */
+static void test_borrow(void)
+{
+	struct pgpk_parse_opts opts = { .now = NOW, .borrow_input = true };
+	struct pgpk_keyring *ring;
+	struct pgpk_error err;
+	size_t len;
+	uint8_t *in = pgpk_test_read("alice.gpg", &len);
+
+	CHECK_EQ(pgpk_keyring_parse(in, len, &opts, &ring, &err), 0);
+	if (ring) {
+		CHECK(ring->input.borrowed && ring->input.packets == in);
+		CHECK(ring->certs[0].primary.valid);
+		pgpk_keyring_free(ring);
+	}
+	free(in);
+	in = pgpk_test_read("alice.asc", &len);
+	CHECK_EQ(pgpk_keyring_parse(in, len, &opts, &ring, &err), 0);
+	if (ring) {
+		CHECK(!ring->input.borrowed && ring->input.packets != in);
+		pgpk_keyring_free(ring);
+	}
+	free(in);
+}
+
 /* A hand-made v3 key packet: refused as unsupported, clearly. */
 static void test_v3_key(void)
 {
@@ -445,6 +470,7 @@ int main(void)
 	test_fingerprints();
 	test_validity();
 	test_non_rsa();
+	test_borrow();
 	test_v3_key();
 	test_messages();
 	test_message_forms();
