@@ -330,6 +330,13 @@ known_text() {
 	g=$(gpgv_verdicts "$tmp/keys.gpg" "$tmp/edge.sig" "$tmp/edge.txt")
 	p=$(pgpk_verdicts --keyring "$tmp/keys.gpg" "$tmp/edge.sig" \
 		"$tmp/edge.txt")
+	# Inline and cleartext carry their text: the library canonicalises
+	# it as GnuPG does, and the verdicts must agree exactly.
+	rm -f "$tmp/edge.inline" "$tmp/edge.clear"
+	sign edge.inline "$alice" --textmode --sign "$tmp/edge.txt"
+	check "inline text $name" "$tmp/keys.gpg" "$tmp/edge.inline"
+	sign edge.clear "$alice" --clearsign "$tmp/edge.txt"
+	check "cleartext $name" "$tmp/keys.gpg" "$tmp/edge.clear"
 	if [ "$(printf '%s\nexit 0' "$g")" = "$p" ]; then
 		npass=$((npass + 1))
 		echo "ok   text mode $name: $g"
