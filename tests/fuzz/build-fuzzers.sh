@@ -41,7 +41,7 @@ if [ "${1:-}" = "--run" ]; then
 		mkdir -p "$work" "$out/crashes-$t"
 		cp -n tests/fuzz/corpus/$t/* "$work/" 2>/dev/null || true
 		dict=()
-		[ -f tests/fuzz/$t.dict ] && dict=(-dict=tests/fuzz/$t.dict)
+		[ -f "tests/fuzz/$t.dict" ] && dict=("-dict=tests/fuzz/$t.dict")
 		echo "=== fuzzing $t for ${secs}s"
 		"$out/${t}_fuzz" "$work" "${dict[@]}" -max_total_time="$secs" \
 			-max_len=65536 -rss_limit_mb=2048 -timeout=10 \

@@ -16,7 +16,8 @@
 set -eu
 out=$(cd "$(dirname "$0")" && pwd)/testdata
 mkdir -p "$out"
-export GNUPGHOME=$(mktemp -d)
+GNUPGHOME=$(mktemp -d)
+export GNUPGHOME
 trap 'gpgconf --kill all; rm -rf "$GNUPGHOME"' EXIT
 G="gpg --batch --quiet --no-tty --pinentry-mode loopback --passphrase= --yes"
 fpr() { gpg --with-colons --list-keys "=$1" | awk -F: '/^fpr/ { print $10; exit }'; }
