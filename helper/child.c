@@ -18,6 +18,7 @@ int pgpk_child_convert(const struct pgpk_child_ctx *ctx, const uint8_t *in,
 	struct pgpk_convert_opts opts = {
 		.select = ctx->req->select[0] ? ctx->req->select : NULL,
 		.now = ctx->now,
+		.allow_revoked = ctx->policy->allow_revoked,
 	};
 	struct pgpk_error err;
 	char msg[PGPK_ANSWER_MAX_MSG];

@@ -7,6 +7,7 @@
 #ifndef PGPK_CONVERT_H
 #define PGPK_CONVERT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,6 +23,9 @@ struct pgpk_convert_opts {
 	const char *select;
 	/* "Now", Unix seconds, for expiry decisions. */
 	int64_t now;
+	/* Convert a revoked key instead of refusing it (-EKEYREJECTED). The
+	 * kernel cannot see revocations, so this is the helper's policy. */
+	bool allow_revoked;
 };
 
 /* Every failure names the problem and where it was found. */

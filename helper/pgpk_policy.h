@@ -37,6 +37,7 @@ struct pgpk_policy {
 	unsigned int min_rsa_bits; /* keys (and their primary) below: refused */
 	uint32_t hash_mask; /* bit n: hash n allowed for data sigs */
 	bool allow_expired; /* accept expired keys and signatures */
+	bool allow_revoked; /* convert revoked keys instead of refusing */
 	size_t max_input; /* largest callout blob, octets */
 	unsigned int timeout_ms; /* watchdog for the parser child */
 	unsigned int negative_timeout; /* seconds a refusal stays cached */

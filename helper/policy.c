@@ -112,6 +112,7 @@ enum pgpk_opt_id {
 	PGPK_OPT_MIN_RSA_BITS,
 	PGPK_OPT_HASHES,
 	PGPK_OPT_ALLOW_EXPIRED,
+	PGPK_OPT_ALLOW_REVOKED,
 	PGPK_OPT_MAX_INPUT,
 	PGPK_OPT_TIMEOUT_MS,
 	PGPK_OPT_NEGATIVE_TIMEOUT,
@@ -131,6 +132,8 @@ static const struct {
 	  " never md5, sha1" },
 	{ "--allow-expired", PGPK_OPT_ALLOW_EXPIRED, NULL,
 	  "accept expired keys and signatures [refuse]" },
+	{ "--allow-revoked", PGPK_OPT_ALLOW_REVOKED, NULL,
+	  "accept revoked keys [refuse]" },
 	{ "--max-input", PGPK_OPT_MAX_INPUT, "N",
 	  "largest OpenPGP input, octets [1048576]" },
 	{ "--timeout-ms", PGPK_OPT_TIMEOUT_MS, "N",
@@ -173,6 +176,9 @@ static int pgpk_policy_apply(struct pgpk_policy *policy, enum pgpk_opt_id id,
 		return pgpk_parse_hashes(val, &policy->hash_mask, err);
 	case PGPK_OPT_ALLOW_EXPIRED:
 		policy->allow_expired = true;
+		return 0;
+	case PGPK_OPT_ALLOW_REVOKED:
+		policy->allow_revoked = true;
 		return 0;
 	case PGPK_OPT_MAX_INPUT:
 		if (pgpk_parse_ulong(opt, val, 1, 64UL << 20, &n, err))

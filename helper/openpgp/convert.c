@@ -356,7 +356,7 @@ static int pgpk_convert_key(const uint8_t *in, size_t len,
 		goto out_free_ring;
 	}
 	/* The kernel cannot see revocations: refusing them is our job. */
-	if (key->revoked) {
+	if (key->revoked && !(opts && opts->allow_revoked)) {
 		ret = pgpk_fail(err, -EKEYREJECTED, key->offset,
 				"key at offset %zu is revoked", key->offset);
 		goto out_free_ring;

@@ -85,7 +85,8 @@ static const struct {
 	{ { "--hashes=" }, -1 },
 	{ { "--allow-expired" }, 1 },
 	{ { "--allow-expired=yes" }, -1 },
-	{ { "--allow-revoked" }, 0 }, /* revoked: always refused */
+	{ { "--allow-revoked" }, 1 },
+	{ { "--allow-revoked=1" }, -1 },
 	{ { "--max-input=65536" }, 1 },
 	{ { "--max-input=0" }, -1 },
 	{ { "--timeout-ms=500" }, 1 },
