@@ -54,6 +54,19 @@ expect "armored keyring, several keyrings" 0 "$good" \
 	--keyring "$d/small.pgp" --keyring "$d/good.pgp" "$d/msg.sig" \
 	"$d/msg.txt"
 
+# v6 (RFC 9580), made by make-v6.py (python3-cryptography): salt hashed
+# first, 4-octet lengths, SHA-256 fingerprint.
+v6_fpr=$(cat "$d/v6.fpr")
+v6good="^Good signature from V6 Key <v6@example.org> \(key $v6_fpr\)\$"
+expect "v6 SHA-256" 0 "$v6good" --keyring "$d/v6.pgp" "$d/msg.v6.sig" \
+	"$d/msg.txt"
+expect "v6 SHA-512" 0 "$v6good" --keyring "$d/v6.pgp" "$d/msg.v6-512.sig" \
+	"$d/msg.txt"
+expect "v6 text mode SHA-384" 0 "$v6good" --keyring "$d/v6.pgp" \
+	"$d/msg.v6-text.sig" "$d/msg.txt"
+expect "v6, other data" 1 "BAD signature from V6 Key" \
+	--keyring "$d/v6.pgp" "$d/msg.v6.sig" "$d/msg.sig"
+
 sed 's/second/Second/' "$d/msg.txt" >"$tmp/tampered.txt"
 expect "tampered data" 1 "BAD signature from Good Key.*quick check" $K \
 	"$d/msg.sig" "$tmp/tampered.txt"
