@@ -1,0 +1,81 @@
+#!/bin/sh
+# No leak, measured on the kernel's unreclaimable slab (SUnreclaim) over
+# 400 add_key calls per path after a warm-up round: failing key adds
+# (non-canonical EBADMSG, unselected ENOKEY, expired EKEYEXPIRED, a lying
+# answer's binding EKEYREJECTED is in 22), pgpk_test verified, bad
+# signature (EKEYREJECTED) and unknown key (ENOKEY).  Growth must stay
+# under 1/4 of what leaking 32 octets per call would add.
+# Successful asymmetric adds are measured apart: for 5 minutes after boot
+# IMA queues a copy of every asymmetric key payload added
+# (ima_queue_key(), CONFIG_IMA_QUEUE_EARLY_BOOT_KEYS), so N canonical
+# keys may retain what N X.509 certificates of the same payload slab size
+# retain, plus 128 kB of measured noise: this catches a leaked DER key,
+# payload or answer (>= 512 octets per key), not a small struct.
+# pgpk-timeout: 240
+. /pgpk/lib.sh
+D=$PGPK_DATA
+K=$D/k
+pgpk_need_module
+pgpk_need_helper
+pgpk_need_data k/pgpk-bench k/deb1.pgpk k/trailing.pgpk k/rsa2048-sub.pgpk \
+	k/expired.pgpk k/rsa2048.pgpk k/msg.sha512.gpg \
+	msg.rsa2048.tampered.gpg msg.rsa3072.gpg
+pgpk_load
+N=400
+
+expect_ok keyctl padd asymmetric "" @s <"$K/rsa2048.pgpk"
+ring=$(keyctl newring leaks @s) || pgpk_fail "newring"
+prim=$(cat "$D/rsa2048.fpr")
+
+slab() {
+	awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo
+}
+
+failing() {
+	"$K/pgpk-bench" ebadmsg "$K/trailing.pgpk" "$ring" "$1" asymmetric
+	"$K/pgpk-bench" enokey "$K/rsa2048-sub.pgpk" "$ring" "$1" \
+		asymmetric "$prim"
+	"$K/pgpk-bench" ekeyexpired "$K/expired.pgpk" "$ring" "$1" asymmetric
+	"$K/pgpk-bench" verified "$K/msg.sha512.gpg" "$ring" "$1" \
+		pgpk_test ok
+	"$K/pgpk-bench" ekeyrejected "$D/msg.rsa2048.tampered.gpg" "$ring" \
+		"$1" pgpk_test bad
+	"$K/pgpk-bench" enokey-sig "$D/msg.rsa3072.gpg" "$ring" "$1" \
+		pgpk_test unknown
+	keyctl clear "$ring"
+	sleep 2		# let the key garbage collector run
+}
+
+# measure WHAT ALLOWANCE_KB CMD...: run CMD, FAIL on more growth.
+measure() {
+	what=$1 allow=$2
+	shift 2
+	before=$(slab)
+	"$@"
+	after=$(slab)
+	echo "SUnreclaim $what: $before kB -> $after kB" \
+		"(growth $((after - before)) kB, limit $allow kB)"
+	[ $((after - before)) -le "$allow" ] ||
+		pgpk_fail "$what: unreclaimable slab grew by $((after - before)) kB"
+}
+
+failing 50
+margin=$((N * 32 / 4 / 1024))
+measure "6 paths x $N" $((6 * margin)) failing "$N"
+
+# x509 FILE / canonical: N successful adds of a payload of one size.
+adds() {
+	"$K/pgpk-bench" "$1" "$2" "$ring" "$3" asymmetric
+	keyctl clear "$ring"
+	sleep 2
+}
+adds x509 "$K/bench.der" 50
+adds canonical "$K/deb1.pgpk" 50
+before=$(slab)
+adds x509 "$K/bench.der" "$N"
+x509=$(($(slab) - before))
+echo "SUnreclaim x509 x $N (payload $(wc -c <"$K/bench.der") octets):" \
+	"growth $x509 kB, the kernel's own (IMA queue)"
+measure "canonical x $N (payload $(wc -c <"$K/deb1.pgpk") octets)" \
+	$((x509 + 128)) adds canonical "$K/deb1.pgpk" "$N"
+exit 0
