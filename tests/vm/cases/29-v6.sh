@@ -1,14 +1,14 @@
 #!/bin/sh
 # RFC 9580 v6 keys and signatures (made by tools/pgpk-mkv6.py; GnuPG 2.2
 # has none): fingerprint SHA-256 over 0x9B + 4-octet length, key ID its
-# first 8 octets, salted signatures.  Canonical forms load and verify
-# with no helper; through the upcall the key binds and matches, or the
+# first 8 octets, salted signatures; keyctl pkey_verify on the key.
+# Canonical forms load and verify with no helper; through the upcall the key binds and matches, or the
 # helper refuses it as unsupported (ENOPKG).
 . /pgpk/lib.sh
 K=$PGPK_DATA/k
 pgpk_need_module
 pgpk_need_data k/v6.pgpk k/v6.pgp k/v6.fpr k/v6.keyid k/v6.msg.pgpks \
-	k/v6.sig msg.txt
+	k/v6.sig k/msg.sha256 k/msg.sha256.pkcs1 msg.txt
 pgpk_load
 
 fpr=$(cat "$K/v6.fpr")
@@ -27,6 +27,14 @@ assert_contains "$(grep "^$(printf %08x "$id") " /proc/keys)" \
 	"PGP.rsa $short" "/proc/keys"
 expect_ok keyctl pkey_query "$id" 0 enc=pkcs1 hash=sha256
 assert_contains "$PGPK_OUT" "key_size=3072" "pkey_query"
+
+# keyctl pkey_verify: the kernel's RSA with this key, PKCS#1 v1.5.
+expect_ok keyctl pkey_verify "$id" 0 "$K/msg.sha256" "$K/msg.sha256.pkcs1" \
+	enc=pkcs1 hash=sha256
+cp "$K/msg.sha256" /tmp/digest
+printf '\001' | dd of=/tmp/digest bs=1 seek=5 conv=notrunc 2>/dev/null
+expect_fail EKEYREJECTED keyctl pkey_verify "$id" 0 /tmp/digest \
+	"$K/msg.sha256.pkcs1" enc=pkcs1 hash=sha256
 
 # A salted v6 signature with its content, canonical: verified, content.
 expect_ok keyctl padd pgpk_test v6 @s <"$K/v6.msg.pgpks"

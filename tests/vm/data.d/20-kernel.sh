@@ -134,6 +134,13 @@ note v6.pgp "v6 RSA 3072 key (RFC 9580), user ID, salted certification"
 note v6.sig "v6 salted detached signature of msg.txt"
 note v6.pgpk "canonical v6.pgp"
 note v6.msg.pgpks "canonical v6.sig with msg.txt as content"
+# A raw PKCS#1 v1.5 signature of msg.txt's SHA-256 with the same RSA key,
+# for keyctl pkey_verify (the kernel's own asymmetric key operation).
+openssl dgst -sha256 -binary "$out/msg.txt" >"$k/msg.sha256"
+openssl pkeyutl -sign -inkey "$cache/v6-rsa3072.pem" -pkeyopt digest:sha256 \
+	-in "$k/msg.sha256" -out "$k/msg.sha256.pkcs1"
+note msg.sha256 "SHA-256 of msg.txt"
+note msg.sha256.pkcs1 "PKCS#1 v1.5 signature of it by the v6 key's RSA key"
 
 # --- deb1.asc with an extra armor header: a new blob, the same key ---
 sed '1a Comment: pgpk concurrency case' "$k/deb1.asc" >"$k/deb1-comment.asc"
