@@ -2,8 +2,8 @@
 # RFC 9580 v6 keys and signatures (made by tools/pgpk-mkv6.py; GnuPG 2.2
 # has none): fingerprint SHA-256 over 0x9B + 4-octet length, key ID its
 # first 8 octets, salted signatures; keyctl pkey_verify on the key.
-# Canonical forms load and verify with no helper; through the upcall the key binds and matches, or the
-# helper refuses it as unsupported (ENOPKG).
+# Canonical forms load and verify with no helper; through the upcall the
+# key binds and matches, or the helper refuses it as unsupported (ENOPKG).
 . /pgpk/lib.sh
 K=$PGPK_DATA/k
 pgpk_need_module
