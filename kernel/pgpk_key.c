@@ -25,7 +25,6 @@
 #define PGPK_SIG_CERT_LAST	0x13
 #define PGPK_SIG_SUBKEY_BINDING	0x18
 #define PGPK_SIG_DIRECT_KEY	0x1f
-#define PGPK_SIG_CERT_REVOKE	0x30
 
 #define PGPK_DESC_MAX		255	/* as the 2022 patch set */
 
@@ -182,9 +181,9 @@ static char *pgpk_describe(const struct pgpk_key *k,
 
 /*
  * RFC 9580 5.2.4: what a certification hashes: a user ID certification
- * (0x10..0x13, revocation 0x30) the key and the user ID, a subkey binding
- * (0x18) the primary key and the subkey, a direct key signature (0x1f)
- * the key alone.
+ * (0x10..0x13) the key and the user ID, a subkey binding (0x18) the
+ * primary key and the subkey, a direct key signature (0x1f) the key
+ * alone.  Any other type (a revocation, say) vouches for nothing.
  */
 static int pgpk_cert_hash(struct pgpk_digest *d, const struct pgpk_key *k)
 {
@@ -201,8 +200,8 @@ static int pgpk_cert_hash(struct pgpk_digest *d, const struct pgpk_key *k)
 	ret = pgpk_digest_key(d, &k->material);
 	if (ret || type == PGPK_SIG_DIRECT_KEY)
 		return ret;
-	if (((type >= PGPK_SIG_CERT_FIRST && type <= PGPK_SIG_CERT_LAST) ||
-	     type == PGPK_SIG_CERT_REVOKE) && PGPK_HAS(k, PGPK_KEY_USER_ID))
+	if (type >= PGPK_SIG_CERT_FIRST && type <= PGPK_SIG_CERT_LAST &&
+	    PGPK_HAS(k, PGPK_KEY_USER_ID))
 		return pgpk_digest_user_id(d, &k->user_id);
 error_type:
 	pr_warn("certification type 0x%02x does not fit this %s\n", type,
@@ -212,9 +211,10 @@ error_type:
 
 /*
  * asym_auth: the certification, verified later by restrict.c against the
- * certifier's key.  A self-signature is fitted to this key's modulus; a
- * third-party one to the next multiple of 8 octets (all common RSA sizes
- * are), as the certifier's size is unknown here.
+ * certifier's key; NULL if there is none the kernel can use.  A
+ * self-signature is fitted to this key's modulus, a third-party one to
+ * the next multiple of 8 octets (all common RSA sizes are), as the
+ * certifier's size is unknown here.
  */
 static struct public_key_signature *
 pgpk_certification(const struct pgpk_key *k, const struct pgpk_key_id *id,
@@ -226,7 +226,15 @@ pgpk_certification(const struct pgpk_key *k, const struct pgpk_key_id *id,
 	bool self;
 	int ret;
 
+	/* An expired certification vouches for nothing any more. */
+	if (sig->expires && sig->expires <= ktime_get_real_seconds()) {
+		pr_warn("certification of key %*phN expired\n",
+			PGPK_KEYID_LEN, id->keyid);
+		return NULL;
+	}
 	d = pgpk_digest_begin(sig);
+	if (d == ERR_PTR(-ENOPKG))
+		return NULL;	/* say, by an EdDSA key: not checkable here */
 	if (IS_ERR(d))
 		return ERR_CAST(d);
 	ret = pgpk_cert_hash(d, k);
@@ -335,14 +343,12 @@ int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,
 		goto error_free_pub;
 	}
 	/*
-	 * A certification the kernel cannot check (say, by an EdDSA key)
-	 * leaves the key usable, just not for restricted keyrings.
+	 * Without a certification the kernel can check (none, expired, by a
+	 * non-RSA key) the key is usable, but not in restricted keyrings.
 	 */
 	if (PGPK_HAS(k, PGPK_KEY_CERTIFICATION)) {
 		auth = pgpk_certification(k, &id, modulus);
-		if (auth == ERR_PTR(-ENOPKG)) {
-			auth = NULL;
-		} else if (IS_ERR(auth)) {
+		if (IS_ERR(auth)) {
 			ret = PTR_ERR(auth);
 			goto error_free_kids;
 		}
