@@ -2,13 +2,13 @@
 # Restricted keyrings: the key's asym_auth is its certification with a
 # digest the kernel computed.  "key_or_keyring:<trusted>" accepts a key
 # certified by a trusted key (third-party certification, subkey binding)
-# and refuses one that is not (ENOKEY) or whose certification was made by
-# another key.
+# and refuses one that is not (ENOKEY), or one offered with a revocation
+# as its certification (EBADMSG).
 . /pgpk/lib.sh
 K=$PGPK_DATA/k
 pgpk_need_module
 pgpk_need_data k/rsa2048.pgpk k/certified.pgpk k/rsa3072.pgpk \
-	k/rsa2048-sub.pgpk k/certified.pgp
+	k/rsa2048-sub.pgpk k/certified.pgp k/cert-revocation.pgpk
 pgpk_load
 
 expect_ok keyctl newring trusted @s
@@ -22,6 +22,10 @@ expect_ok keyctl restrict_keyring "$ring" asymmetric \
 
 # Certified by rsa2048 (gpg --quick-sign-key): accepted.
 expect_ok keyctl padd asymmetric "" "$ring" <"$K/certified.pgpk"
+# A revocation of that certification offered as the certification: it
+# is made by the trusted key, but vouches for nothing (RFC 9580 5.2.1).
+expect_fail EBADMSG keyctl padd asymmetric "" "$ring" \
+	<"$K/cert-revocation.pgpk"
 # Only self-certified: refused.
 expect_fail ENOKEY keyctl padd asymmetric "" "$ring" <"$K/rsa3072.pgpk"
 # rsa2048's subkey, bound by rsa2048: accepted.

@@ -170,6 +170,18 @@ fi
 "${gpg[@]}" --export "$cuid" >"$k/certified.pgp"
 python3 "$mk" key "$k/certified.pgp" >"$k/certified.pgpk"
 note certified.pgp "RSA 2048 key certified by rsa2048"
+# rsa2048's certification of it, revoked (in a copy of the keyring): a
+# helper answering with the revocation (0x30) as the certification.
+rev=$cache/gnupg-revoked
+rm -rf "$rev"
+cp -R "$GNUPGHOME" "$rev"
+GNUPGHOME=$rev "${gpg[@]}" --quick-revoke-sig "$(fpr_of "$cuid")" \
+	"$(cat "$out/rsa2048.fpr")"
+GNUPGHOME=$rev "${gpg[@]}" --export "$cuid" >"$k/cert-revoked.pgp"
+python3 "$mk" key "$k/cert-revoked.pgp" --cert-type=0x30 \
+	>"$k/cert-revocation.pgpk"
+rm -rf "$rev"
+note cert-revocation.pgpk "certified key with the revocation of its certification as certification"
 "${gpg[@]}" --export "$xuid" >"$k/expired.pgp"
 python3 "$mk" key "$k/expired.pgp" >"$k/expired.pgpk"
 "${gpg[@]}" --yes --faked-system-time 20200101T120000 \

@@ -8,6 +8,7 @@ cases) without trusting the code under test.  Handles what the tests
 feed it (RSA v4 keys and signatures from gpg), nothing more.
 
 usage: pgpk-mkcanon.py key FILE [SELECT] [--no-offsets] [--no-cert]
+                         [--cert-type=N]   (pick that signature type)
        pgpk-mkcanon.py sig FILE [--content=DATA]
 Writes the canonical blob (magic included) to stdout.
 """
@@ -280,6 +281,10 @@ def main():
         cert = [c for c in cs if c[1]["type"] == 0x18][-1]
     else:
         cert = (third or self_ or [None])[-1]
+    for f in flags:
+        if f.startswith("--cert-type="):
+            want_type = int(f[len("--cert-type="):], 0)
+            cert = [c for c in cs if c[1]["type"] == want_type][-1]
     info = (self_ or [(None, {})])[-1][1] if t == 6 else cert[1]
     if info.get("key_expires"):
         out += f_varint(6, int.from_bytes(b[1:5], "big") + info["key_expires"])
