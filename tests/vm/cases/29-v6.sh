@@ -1,14 +1,15 @@
 #!/bin/sh
 # RFC 9580 v6 keys and signatures (made by tools/pgpk-mkv6.py; GnuPG 2.2
 # has none): fingerprint SHA-256 over 0x9B + 4-octet length, key ID its
-# first 8 octets, salted signatures; keyctl pkey_verify on the key.
+# first 8 octets, salted signatures; a v3 signature by the same RSA key;
+# keyctl pkey_verify on the key.
 # Canonical forms load and verify with no helper; through the upcall the
 # key binds and matches, or the helper refuses it as unsupported (ENOPKG).
 . /pgpk/lib.sh
 K=$PGPK_DATA/k
 pgpk_need_module
 pgpk_need_data k/v6.pgpk k/v6.pgp k/v6.fpr k/v6.keyid k/v6.msg.pgpks \
-	k/v6.sig k/msg.sha256 k/msg.sha256.pkcs1 msg.txt
+	k/v6.sig k/msg.sha256 k/msg.sha256.pkcs1 k/v3.msg.pgpks msg.txt
 pgpk_load
 
 fpr=$(cat "$K/v6.fpr")
@@ -40,6 +41,12 @@ expect_fail EKEYREJECTED keyctl pkey_verify "$id" 0 /tmp/digest \
 expect_ok keyctl padd pgpk_test v6 @s <"$K/v6.msg.pgpks"
 assert_eq "$(cat "$PGPK_DATA/msg.txt")" "$(keyctl pipe "$PGPK_OUT")" \
 	"verified content"
+
+# A v3 signature (type and time hashed after the data, key ID issuer):
+# found by key ID, verified.
+expect_ok keyctl padd pgpk_test v3 @s <"$K/v3.msg.pgpks"
+assert_eq "$(cat "$PGPK_DATA/msg.txt")" "$(keyctl pipe "$PGPK_OUT")" \
+	"content verified by the v3 signature"
 
 # Restricted by the key itself: its salted self-certification verifies.
 expect_ok keyctl newring v6ring @s

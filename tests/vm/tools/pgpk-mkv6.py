@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Test-only maker of a v6 RSA OpenPGP key and signature (RFC 9580).
+"""Test-only maker of a v6 RSA OpenPGP key and signatures (RFC 9580).
 
-GnuPG 2.2 cannot make v6 keys, so the VM's v6 case gets them from here:
-a v6 RSA 3072 key packet (5.5.2.3), a user ID, a salted v6 positive
-certification (5.2.3, 5.2.4), and a salted v6 detached signature over a
-file, all with OpenPGP-format headers.  Uses python3-cryptography.
+GnuPG 2.2 makes neither v6 keys nor v3 signatures, so the VM's v6 case
+gets them from here: a v6 RSA 3072 key packet (5.5.2.3), a user ID, a
+salted v6 positive certification (5.2.3, 5.2.4), a salted v6 detached
+signature over a file, and a v3 detached signature (5.2.2) over it by the
+same key, all with OpenPGP-format headers.  Uses python3-cryptography.
 
 usage: pgpk-mkv6.py KEYFILE.pem DATA OUTDIR
-writes OUTDIR/v6.pgp, v6.sig, v6.fpr (64 hex), v6.keyid (16 hex)
+writes OUTDIR/v6.pgp, v6.sig, v3.sig, v6.fpr (64 hex), v6.keyid (16 hex)
 """
 import hashlib
 import os
@@ -81,6 +82,13 @@ def main():
     now = int(time.time())
     open(out + "/v6.sig", "wb").write(packet(2, sign(priv, 0x00, now, fpr,
                                                      msg)))
+    # RFC 9580 5.2.2: v3 hashes the data, then type and creation time.
+    head = bytes([0x00]) + now.to_bytes(4, "big")
+    digest = hashlib.sha256(msg + head).digest()
+    s = priv.sign(digest, padding.PKCS1v15(), utils.Prehashed(hashes.SHA256()))
+    v3 = (bytes([3, 5]) + head + fpr[:8] + bytes([1, 8]) + digest[:2]
+          + mpi(int.from_bytes(s, "big")))
+    open(out + "/v3.sig", "wb").write(packet(2, v3))
     open(out + "/v6.fpr", "w").write(fpr.hex().upper() + "\n")
     open(out + "/v6.keyid", "w").write(fpr[:8].hex().upper() + "\n")
 
