@@ -148,6 +148,8 @@ note msg.sha256.pkcs1 "PKCS#1 v1.5 signature of it by the v6 key's RSA key"
 # --- deb1.asc with an extra armor header: a new blob, the same key ---
 sed '1a Comment: pgpk concurrency case' "$k/deb1.asc" >"$k/deb1-comment.asc"
 note deb1-comment.asc "deb1.asc with one more armor header line"
+sed '1a Comment: pgpk non-root case' "$k/deb2.asc" >"$k/deb2-comment.asc"
+note deb2-comment.asc "deb2.asc with one more armor header line"
 
 # --- the 00-gpg.sh keys in canonical form ---
 for n in rsa2048 rsa3072; do
