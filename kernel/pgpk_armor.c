@@ -122,8 +122,10 @@ static int pgpk_dearmor(struct pgpk_input *in)
 		goto error_free_b64;
 	ret = base64_decode(b64, n, in->buf);
 	kvfree(b64);
-	if (ret <= 0)
+	if (ret <= 0) {
+		pgpk_input_free(in);
 		goto error_format;
+	}
 	in->bin = in->buf;
 	in->bin_len = ret;
 	return 0;
@@ -137,6 +139,7 @@ error_format:
 	return -EBADMSG;
 }
 
+/* On failure nothing is left to free. */
 int pgpk_input_init(struct pgpk_input *in, const u8 *data, size_t len)
 {
 	memset(in, 0, sizeof(*in));
