@@ -1,9 +1,9 @@
 #!/bin/sh
 # No leak, measured on the kernel's unreclaimable slab (SUnreclaim) over
 # 400 add_key calls per path after a warm-up round: failing key adds
-# (non-canonical EBADMSG, unselected ENOKEY, expired EKEYEXPIRED, a lying
-# answer's binding EKEYREJECTED is in 22), pgpk_test verified, bad
-# signature (EKEYREJECTED) and unknown key (ENOKEY).  Growth must stay
+# (non-canonical EBADMSG, armor with a bad base64 body EBADMSG, unselected
+# ENOKEY, expired EKEYEXPIRED), pgpk_test verified, bad signature
+# (EKEYREJECTED) and unknown key (ENOKEY).  Growth must stay
 # under 1/4 of what leaking 32 octets per call would add.
 # Successful asymmetric adds are measured apart: for 5 minutes after boot
 # IMA queues a copy of every asymmetric key payload added
@@ -18,7 +18,7 @@ K=$D/k
 pgpk_need_module
 pgpk_need_helper
 pgpk_need_data k/pgpk-bench k/deb1.pgpk k/trailing.pgpk k/rsa2048-sub.pgpk \
-	k/expired.pgpk k/rsa2048.pgpk k/msg.sha512.gpg \
+	k/expired.pgpk k/rsa2048.pgpk k/msg.sha512.gpg k/badb64.asc \
 	msg.rsa2048.tampered.gpg msg.rsa3072.gpg
 pgpk_load
 N=400
@@ -33,6 +33,7 @@ slab() {
 
 failing() {
 	"$K/pgpk-bench" ebadmsg "$K/trailing.pgpk" "$ring" "$1" asymmetric
+	"$K/pgpk-bench" ebadmsg-armor "$K/badb64.asc" "$ring" "$1" asymmetric
 	"$K/pgpk-bench" enokey "$K/rsa2048-sub.pgpk" "$ring" "$1" \
 		asymmetric "$prim"
 	"$K/pgpk-bench" ekeyexpired "$K/expired.pgpk" "$ring" "$1" asymmetric
@@ -61,7 +62,7 @@ measure() {
 
 failing 50
 margin=$((N * 32 / 4 / 1024))
-measure "6 paths x $N" $((6 * margin)) failing "$N"
+measure "7 paths x $N" $((7 * margin)) failing "$N"
 
 # x509 FILE / canonical: N successful adds of a payload of one size.
 adds() {

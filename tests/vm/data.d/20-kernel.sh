@@ -278,6 +278,13 @@ head -c $(($(stat -c %s "$c") - 1)) "$c" >"$k/short.pgpk"
 # The envelope's first field tag 0x0a, written as the non-minimal 0x8a 0x00.
 { head -c 5 "$c"; printf '\x8a\x00'; tail -c +7 "$c"; } >"$k/varint.pgpk"
 printf '\x7fPGK\x01' >"$k/magic.pgpk"
+{
+	echo "-----BEGIN PGP PUBLIC KEY BLOCK-----"
+	echo
+	head -c 3000 /dev/zero | tr '\0' 'A' | fold -w 64
+	echo "*AAA"
+	echo "-----END PGP PUBLIC KEY BLOCK-----"
+} >"$k/badb64.asc"
 note truncated.pgp "first 200 octets of rsa2048.pgp"
 note huge.pgp "1 MiB - 1 octets: a packet tag then random bytes"
 note big.pgp "60 KiB + 1 octets: a packet tag then random bytes"
@@ -285,6 +292,7 @@ note trailing.pgpk "canonical rsa2048 + one trailing octet"
 note short.pgpk "canonical rsa2048 without its last octet"
 note varint.pgpk "canonical rsa2048 with a non-minimal tag varint"
 note magic.pgpk "the magic alone"
+note badb64.asc "armor whose 3 kB base64 body has a bad character"
 { rec "$k/rsa2048.pgpk"; rec "$k/trailing.pgpk"; rec "$k/rsa3072.pgpk"; } \
 	>"$k/pubring.pgpk"
 
