@@ -152,10 +152,43 @@ static bool pgpk_is_cert_type(unsigned int type)
 	return type >= PGPK_SIG_CERT_GENERIC && type <= PGPK_SIG_CERT_POSITIVE;
 }
 
+static bool pgpk_same_issuer(const struct pgpk_signature *a,
+			     const struct pgpk_signature *b)
+{
+	if (a->issuer_fpr_len && b->issuer_fpr_len)
+		return a->issuer_fpr_len == b->issuer_fpr_len &&
+		       !memcmp(a->issuer_fpr, b->issuer_fpr, a->issuer_fpr_len);
+	if (a->has_issuer_keyid && b->has_issuer_keyid)
+		return !memcmp(a->issuer_keyid, b->issuer_keyid,
+			       PGPK_KEYID_LEN);
+	return false;
+}
+
+/*
+ * RFC 9580 5.2.1.15: a certification revocation (0x30) by the same issuer,
+ * made at or after the certification, withdraws it.  The revocation cannot
+ * be verified here (no issuer key), so an unverified one is believed: that
+ * can only make the kernel refuse, never accept.
+ */
+static bool pgpk_certification_revoked(const struct pgpk_userid *uid,
+				       const struct pgpk_signature *cert)
+{
+	size_t i;
+
+	for (i = 0; i < uid->nsigs; i++) {
+		const struct pgpk_signature *r = &uid->sigs[i];
+
+		if (r->type == PGPK_SIG_CERT_REVOCATION && !r->malformed &&
+		    r->created >= cert->created && pgpk_same_issuer(r, cert))
+			return true;
+	}
+	return false;
+}
+
 /*
  * Key.certification of a primary key: the newest well-formed RSA third-
- * party certification of the user ID (its issuer is not this key), else
- * the user ID's self-certification.  Third-party signatures cannot be
+ * party certification of the user ID (its issuer is not this key) that its
+ * issuer has not revoked, else the user ID's self-certification.  Third-party signatures cannot be
  * verified here (no issuer key); the kernel checks them against its
  * restricting keyring.
  */
@@ -186,7 +219,7 @@ pgpk_pick_certification(const struct pgpk_pubkey *key,
 						    key->fpr_len)) :
 					   !memcmp(s->issuer_keyid, key->keyid,
 						   PGPK_KEYID_LEN);
-		if (self)
+		if (self || pgpk_certification_revoked(uid, s))
 			continue;
 		if (!best || s->created >= best->created)
 			best = s;
