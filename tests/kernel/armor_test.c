@@ -15,13 +15,13 @@
 
 static int failures;
 
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: CHECK(%s) failed\n",	\
-				__FILE__, __LINE__, #cond);		\
-			failures++;					\
-		}							\
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, \
+				__LINE__, #cond);                              \
+			failures++;                                            \
+		}                                                              \
 	} while (0)
 
 static uint32_t rng = 0x9e3779b9;
@@ -76,7 +76,8 @@ static size_t armor(const uint8_t *bin, size_t len, const char *eol,
 	size_t n = 0;
 
 	if (text)
-		n += sprintf(out, "-----BEGIN PGP SIGNED MESSAGE-----%sHash: "
+		n += sprintf(out,
+			     "-----BEGIN PGP SIGNED MESSAGE-----%sHash: "
 			     "SHA256%s%s%s%s-----BEGIN PGP SIGNATURE-----%s",
 			     eol, eol, eol, text, eol, eol);
 	else
@@ -94,7 +95,8 @@ static void test_dearmor(void)
 {
 	static const char *const eols[] = { "\n", "\r\n" };
 	static const char *const texts[] = {
-		NULL, "text\n- -----BEGIN PGP SIGNATURE-----\nmore",
+		NULL,
+		"text\n- -----BEGIN PGP SIGNATURE-----\nmore",
 	};
 	static uint8_t bin[3000];
 	static char text[8000];
@@ -142,7 +144,7 @@ static void test_dearmor_bad(void)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		CHECK(pgpk_input_init(&in, (const uint8_t *)bad[i],
 				      strlen(bad[i])) == -EBADMSG);
-		CHECK(!in.buf);	/* nothing for the caller to free */
+		CHECK(!in.buf); /* nothing for the caller to free */
 	}
 }
 
@@ -208,7 +210,7 @@ static void test_bind(void)
 		for (form = 0; form < 6; form++) {
 			if (!form_fits(form, lens[i]))
 				continue;
-			blob[0] = 0xb4;	/* something before the packet */
+			blob[0] = 0xb4; /* something before the packet */
 			h = 1 + header(blob + 1, form, 6, lens[i]);
 			memcpy(blob + h, body, lens[i]);
 			memset(&in, 0, sizeof(in));
@@ -232,7 +234,8 @@ static void test_bind(void)
 			CHECK(pgpk_bind_packet(&in, 0, 6, blob, h + lens[i],
 					       "key") == -EKEYREJECTED);
 			CHECK(pgpk_bind_packet(&in, 0xffffffff, 6, body,
-					       lens[i], "key") == -EKEYREJECTED);
+					       lens[i],
+					       "key") == -EKEYREJECTED);
 			CHECK(pgpk_input_contains(&in, body, lens[i]));
 		}
 	}
@@ -253,12 +256,14 @@ static void test_random(void)
 		len = rnd() % sizeof(buf);
 		n = 0;
 		if (rnd() & 1)
-			n = sprintf((char *)buf, "%s",
-				    rnd() & 1 ? "-----BEGIN PGP X-----\n\n" :
-				    "-----BEGIN PGP SIGNED MESSAGE-----\n\n");
+			n = sprintf(
+				(char *)buf, "%s",
+				rnd() & 1 ?
+					"-----BEGIN PGP X-----\n\n" :
+					"-----BEGIN PGP SIGNED MESSAGE-----\n\n");
 		for (; n < len; n++)
 			buf[n] = rnd() & 1 ? (uint8_t)alphabet[rnd() % 15] :
-						 (uint8_t)rnd();
+					     (uint8_t)rnd();
 		if (!pgpk_is_openpgp(buf, len))
 			continue;
 		ret = pgpk_input_init(&in, buf, len);
@@ -266,8 +271,9 @@ static void test_random(void)
 		CHECK(!ret || !in.buf);
 		if (!ret) {
 			CHECK(in.bin_len <= len);
-			ret = pgpk_bind_packet(&in, rnd() % (len + 2), rnd() % 16,
-					       buf, rnd() % 300, "random");
+			ret = pgpk_bind_packet(&in, rnd() % (len + 2),
+					       rnd() % 16, buf, rnd() % 300,
+					       "random");
 			CHECK(ret == 0 || ret == -EKEYREJECTED);
 		}
 		pgpk_input_free(&in);

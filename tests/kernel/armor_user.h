@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GFP_KERNEL		0
-#define kvmalloc(size, gfp)	malloc(size)
-#define kvfree(p)		free(p)
-#define pr_warn(fmt, ...)	fprintf(stderr, pr_fmt(fmt), ##__VA_ARGS__)
+#define GFP_KERNEL 0
+#define kvmalloc(size, gfp) malloc(size)
+#define kvfree(p) free(p)
+#define pr_warn(fmt, ...) fprintf(stderr, pr_fmt(fmt), ##__VA_ARGS__)
 
 static inline void put_unaligned_be16(uint16_t v, uint8_t *p)
 {

@@ -59,7 +59,7 @@ int main(int argc, char **argv)
 	printf("PGPK-BENCH %s %.0f us/add_key (N=%ld, failed=%ld%s%s)\n",
 	       argv[1],
 	       ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) /
-		       1e3 / n, n, failed, failed ? " " : "",
-	       failed ? strerror(last) : "");
+		       1e3 / n,
+	       n, failed, failed ? " " : "", failed ? strerror(last) : "");
 	return 0;
 }
