@@ -532,6 +532,12 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 		goto report;
 	}
 	md = pgpk_verify_md(sig->hash_algorithm, &hash_name);
+	if (sig->hash_algorithm == PGPK_HASH_MD5) {
+		/* RFC 9580 9.5: MD5 must not be used for signatures. */
+		snprintf(why, sizeof(why),
+			 "weak hash MD5 refused (never allowed)");
+		goto report;
+	}
 	if (!md) {
 		snprintf(why, sizeof(why),
 			 "unsupported algorithm: hash %s (%" PRIu32 ")",
@@ -543,7 +549,10 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 				rule, sizeof(rule));
 	if (ret) {
 		if (ret == -EKEYREJECTED)
-			snprintf(why, sizeof(why), "weak hash %s refused (%s)",
+			snprintf(why, sizeof(why), "%s %s refused (%s)",
+				 sig->hash_algorithm == PGPK_HASH_SHA1 ?
+					 "weak hash" :
+					 "hash",
 				 hash_name, rule);
 		else
 			snprintf(why, sizeof(why), "expired signature (%s)",

@@ -16,7 +16,10 @@
 # The only expected disagreements are pgpk's policy, applied to gpgv's
 # answer from its VALIDSIG line: a good SHA-1/MD5 data signature is
 # "weak-hash" (the SHA-1 case asserts that gpgv really said good), a good
-# non-RSA signature is "unsupported" (Debian's EdDSA release key).
+# one with another hash outside the default --hashes (SHA-224) is
+# "hash-policy", a good non-RSA signature is "unsupported" (Debian's
+# EdDSA release key); and the text-mode canonicalisation cases listed
+# with known_text below.
 #
 # usage: tests/host/verify-vs-gpgv.sh   (PGPK_HELPER=path overrides the
 # binary, default bazel-bin/helper/pgpk-helper)
@@ -120,6 +123,8 @@ for h in SHA256 SHA384 SHA512; do
 done
 sign sha1.sig "$alice" --digest-algo SHA1 --detach-sign "$tmp/data.txt"
 add "sha1.sig:data.txt:weak-hash"
+sign sha224.sig "$alice" --digest-algo SHA224 --detach-sign "$tmp/data.txt"
+add "sha224.sig:data.txt:hash-policy"
 sign expired.sig "$expired" --faked-system-time 20200601T000000 \
 	--detach-sign "$tmp/data.txt"
 add "expired.sig:data.txt:"
@@ -203,6 +208,8 @@ gpgv_verdicts() {
 			if (v == "") return
 			if (v == "good" && pk != 1 && pk != 3) v = "unsupported"
 			else if (v == "good" && (h == 1 || h == 2)) v = "weak-hash"
+			else if (v == "good" && h != 8 && h != 9 && h != 10)
+				v = "hash-policy"
 			else if (v == "good") v = v " " fpr
 			print v; v = ""
 		}
@@ -233,6 +240,7 @@ pgpk_verdicts() {
 		else if ($0 ~ /revoked key/) v = "revoked-key"
 		else if ($0 ~ /no key/) v = "no-key"
 		else if ($0 ~ /weak hash/) v = "weak-hash"
+		else if ($0 ~ /: hash [A-Z0-9-]+ refused/) v = "hash-policy"
 		else if ($0 ~ /unsupported algorithm/) v = "unsupported"
 		else if ($0 ~ /expired signature/) v = "expired-sig"
 		print v }' "$tmp/out"
@@ -290,6 +298,16 @@ for c in $cases; do
 			${data:+"$tmp/$data"}
 	fi
 done
+# The policy option that allows SHA-224 makes it good.
+p=$(pgpk_verdicts --hashes=sha224,sha256 --keyring "$tmp/keys.gpg" \
+	"$tmp/sha224.sig" "$tmp/data.txt")
+if [ "$p" = "$(printf 'good %s\nexit 0' "$alice")" ]; then
+	npass=$((npass + 1))
+	echo "ok   sha224.sig with --hashes=sha224,sha256: good"
+else
+	nfail=$((nfail + 1))
+	echo "FAIL sha224.sig with --hashes=sha224,sha256: $(echo "$p" | tr '\n' ';')"
+fi
 # An armored keyring (pgpk only reads it; gpgv gets the binary one).
 for sig in asc.sig sub.sig; do
 	g=$(gpgv_verdicts "$tmp/keys.gpg" "$tmp/$sig" "$tmp/data.txt")
