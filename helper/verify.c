@@ -358,27 +358,32 @@ static int pgpk_verify_find(const struct pgpk_verify_ctx *vc,
 
 /*
  * The signed data, as the kernel hashes it (kernel/pgpk_hash.c
- * pgpk_digest_data()): RFC 9580 5.2.1, a text signature (0x01) is over
- * the data with every LF not preceded by CR turned into CR LF.
+ * pgpk_digest_data()): RFC 9580 5.2.1, a text signature (0x01) is over the
+ * data with line endings made CR LF; as GnuPG does (textfilter.c), every CR
+ * at the end of a line, and at the end of the data, is dropped first.
  */
 static int pgpk_verify_hash_data(EVP_MD_CTX *ctx, uint32_t type,
 				 const uint8_t *data, size_t len)
 {
-	const uint8_t *end = data + len, *nl;
+	const uint8_t *end = data + len, *eol;
+	size_t n;
 
 	if (type != PGPK_SIG_TEXT)
 		return EVP_DigestUpdate(ctx, data, len);
-	while ((nl = memchr(data, '\n', end - data))) {
-		if (nl > data && nl[-1] == '\r') {
-			if (!EVP_DigestUpdate(ctx, data, nl + 1 - data))
-				return 0;
-		} else if (!EVP_DigestUpdate(ctx, data, nl - data) ||
-			   !EVP_DigestUpdate(ctx, "\r\n", 2)) {
+	while (data < end) {
+		eol = memchr(data, '\n', end - data);
+		n = (eol ? eol : end) - data;
+		while (n && data[n - 1] == '\r')
+			n--;
+		if (!EVP_DigestUpdate(ctx, data, n))
 			return 0;
-		}
-		data = nl + 1;
+		if (!eol)
+			break;
+		if (!EVP_DigestUpdate(ctx, "\r\n", 2))
+			return 0;
+		data = eol + 1;
 	}
-	return EVP_DigestUpdate(ctx, data, end - data);
+	return 1;
 }
 
 /* RSA public key (n, e) as an OpenSSL EVP_PKEY. */
