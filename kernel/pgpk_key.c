@@ -155,10 +155,12 @@ static char *pgpk_describe(const struct pgpk_key *k,
 			   const struct pgpk_key_id *id)
 {
 	const char *uid = (const char *)k->user_id.data;
-	size_t i, len = k->user_id.len;
 	const char *paren;
 	char *desc;
+	size_t i, len;
 
+	/* "%.*s" stops at a NUL: so must len, which bounds the loop below. */
+	len = strnlen(uid, k->user_id.len);
 	paren = len ? memchr(uid, '(', len) : NULL;
 	if (paren)
 		len = paren - uid;

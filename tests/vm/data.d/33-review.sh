@@ -1,0 +1,36 @@
+#!/bin/bash
+# Test data for the kernel review cases (tests/vm/cases/33-*.sh and up),
+# made on the host after 20-kernel.sh: canonical blobs built with the
+# helpers of tests/vm/tools/pgpk-mkcanon.py (independent of helper/).
+# Output in $PGPK_VM_DATA/r/.
+set -euo pipefail
+
+out=${PGPK_VM_DATA:?PGPK_VM_DATA not set}
+root=${PGPK_ROOT:-$(cd "$(dirname "$0")/../../.." && pwd)}
+r=$out/r
+mkdir -p "$r"
+
+python3 - "$root/tests/vm/tools/pgpk-mkcanon.py" "$out" "$r" <<'PY'
+import importlib.util
+import sys
+
+spec = importlib.util.spec_from_file_location("mkcanon", sys.argv[1])
+mk = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(mk)
+out, r = sys.argv[2], sys.argv[3]
+
+pk = list(mk.packets(open(out + "/rsa2048.pgp", "rb").read()))
+_, mat = mk.key_material([b for t, o, b in pk if t == 6][0])
+
+
+def key(uid):
+    """rsa2048's key material with user ID @uid, no certification."""
+    return mk.MAGIC + mk.f_bytes(1, mk.f_bytes(1, mat) + mk.f_bytes(4, uid))
+
+
+# A user ID with a NUL (RFC 9580 5.11: UTF-8 by convention only): the
+# description ends where the user ID's first NUL is.
+open(r + "/uid-nul.pgpk", "wb").write(
+    key(b"pgpk nul\x00" + b"\x01" * 200))
+open(r + "/uid-nul-first.pgpk", "wb").write(key(b"\x00(x)" + b"\x01" * 50))
+PY
