@@ -272,7 +272,8 @@ end_found:
 		return pgpk_fail(err, -EBADMSG, l.start,
 				 "truncated base64 data before offset %zu",
 				 l.start);
-	if (have_crc && pgpk_crc24(out->data + block_start,
+	/* An empty body leaves out->data NULL: no pointer arithmetic on it. */
+	if (have_crc && pgpk_crc24(out->len ? out->data + block_start : NULL,
 				   out->len - block_start) != crc_want)
 		return pgpk_fail(
 			err, -EBADMSG, l.start,
