@@ -37,8 +37,10 @@ static int pgpk_bind_material(const struct pgpk_input *in,
 /*
  * Trust rule 2: the answer must describe the submitted bytes.  Each packet
  * body the answer implies is rebuilt and must sit, with a header of the
- * right tag, at the offset the helper named.  An unselected answer must be
- * a primary key.
+ * right tag, at the offset the helper named.  The certification's RSA
+ * value must occur in them too (RFC 9580 5.2.3.1: stored verbatim), so
+ * that asym_auth is one of the submitted signatures, not one from
+ * elsewhere.  An unselected answer must be a primary key.
  */
 static int pgpk_bind_key(const struct pgpk_input *in, const struct pgpk_key *k,
 			 bool selected)
@@ -69,6 +71,12 @@ static int pgpk_bind_key(const struct pgpk_input *in, const struct pgpk_key *k,
 		ret = pgpk_bind_material(in, &k->primary, k->primary_offset,
 					 PGPK_TAG_PUBLIC_KEY,
 					 "primary key packet");
+	if (!ret && PGPK_HAS(k, PGPK_KEY_CERTIFICATION) &&
+	    !pgpk_input_contains(in, k->certification.rsa_s.data,
+				 k->certification.rsa_s.len)) {
+		pr_warn("binding: certification value not in the submitted bytes\n");
+		ret = -EKEYREJECTED;
+	}
 	return ret;
 }
 

@@ -33,4 +33,29 @@ def key(uid):
 open(r + "/uid-nul.pgpk", "wb").write(
     key(b"pgpk nul\x00" + b"\x01" * 200))
 open(r + "/uid-nul-first.pgpk", "wb").write(key(b"\x00(x)" + b"\x01" * 50))
+
+# certified.pgp without rsa2048's certification (its other packets stay
+# at the same offsets): the lying helper answers it with certified.pgpk,
+# whose certification is not in these bytes.
+buf = open(out + "/k/certified.pgp", "rb").read()
+kid = bytes.fromhex(open(out + "/rsa2048.fpr").read().strip())[-8:]
+p, keep = 0, b""
+while p < len(buf):
+    h = buf[p]
+    assert h & 0x80 and not h & 0x40, "gpg writes legacy headers"
+    nl = [1, 2, 4][h & 3]
+    end = p + 1 + nl + int.from_bytes(buf[p + 1:p + 1 + nl], "big")
+    if (h >> 2) & 0xF != 2 or kid not in buf[p:end]:
+        keep += buf[p:end]
+    p = end
+assert len(keep) < len(buf), "no certification by rsa2048 found"
+open(r + "/cert-stripped.pgp", "wb").write(keep)
 PY
+
+# The lying helper's answers (tests/vm/tools/pgpk-fake-helper.sh names
+# them by the upcall description).
+mkdir -p "$r/liar"
+h=$(sha256sum "$r/cert-stripped.pgp" | cut -d ' ' -f 1)
+cp "$out/k/certified.pgpk" "$r/liar/$h"
+h=$(sha256sum "$out/k/certified.pgp" | cut -d ' ' -f 1)
+cp "$out/k/certified.pgpk" "$r/liar/$h"

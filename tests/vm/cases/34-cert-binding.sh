@@ -1,0 +1,41 @@
+#!/bin/sh
+# The certification a helper offers as asym_auth must be in the submitted
+# bytes, like every other part of its answer.  certified.pgp without
+# rsa2048's certification, answered by a lying helper with the
+# certification from the full certified.pgp: a keyring restricted to
+# rsa2048 refused the stripped bytes from the real helper (self-signed
+# only) but admitted them from the liar.  Now EKEYREJECTED with a
+# "binding:" line; the honest answer for the full bytes still passes.
+. /pgpk/lib.sh
+R=$PGPK_DATA/r
+K=$PGPK_DATA/k
+pgpk_need_module
+pgpk_need_data k/fake-helper.sh k/rsa2048.pgpk k/certified.pgp \
+	r/cert-stripped.pgp
+pgpk_load
+
+conf=/etc/request-key.d/pgpk.conf
+cp "$conf" /tmp/pgpk.conf.saved
+cache=$(awk '$9 == ".pgpk_cache:" { print $1 }' /proc/keys)
+[ -n "$cache" ] || pgpk_fail "no .pgpk_cache keyring in /proc/keys"
+trap 'cp /tmp/pgpk.conf.saved "$conf"; keyctl clear $((0x$cache))' EXIT
+echo "create pgpk * * /bin/sh $K/fake-helper.sh $R/liar %k" >"$conf"
+expect_ok keyctl clear $((0x$cache))
+
+expect_ok keyctl newring trusted @s
+trusted=$PGPK_OUT
+expect_ok keyctl padd asymmetric "" "$trusted" <"$K/rsa2048.pgpk"
+expect_ok keyctl newring restricted @s
+ring=$PGPK_OUT
+expect_ok keyctl restrict_keyring "$ring" asymmetric \
+	"key_or_keyring:$trusted"
+
+pgpk_kmsg_mark
+expect_fail EKEYREJECTED keyctl padd asymmetric "" "$ring" \
+	<"$R/cert-stripped.pgp"
+assert_contains "$(pgpk_kmsg_since)" \
+	"binding: certification value not in the submitted bytes" "kernel log"
+assert_eq "" "$(keyctl rlist "$ring")" "keys in the restricted keyring"
+
+expect_ok keyctl padd asymmetric "" "$ring" <"$K/certified.pgp"
+exit 0
