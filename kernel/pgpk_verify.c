@@ -18,6 +18,7 @@
 
 #include <linux/module.h>
 #include <linux/timekeeping.h>
+#include <keys/asymmetric-subtype.h>
 #include <keys/asymmetric-type.h>
 #include "pgpk.h"
 
@@ -70,18 +71,38 @@ int pgpk_sig_obtain(const u8 *raw, size_t len, struct pgpk_answer *ans)
 	return ret;
 }
 
-/* Find the issuer: by fingerprint exactly, else by key ID. */
+/*
+ * Find the issuer: by fingerprint exactly, else by key ID.  Only an
+ * OpenPGP key issues: an X.509 key's PKCS#1 signature made for another
+ * protocol is also a v3 signature of its data minus a 5-octet trailer.
+ */
 static struct key *pgpk_find_issuer(struct key *keyring,
 				    const struct public_key_signature *pks)
 {
+	const struct public_key *pub;
+	struct key *key;
+
 	if (pks->auth_ids[0])
-		return find_asymmetric_key(keyring, pks->auth_ids[0], NULL,
-					   NULL, false);
-	if (pks->auth_ids[1])
-		return find_asymmetric_key(keyring, NULL, pks->auth_ids[1],
-					   NULL, true);
-	pr_warn("signature names no issuer\n");
-	return ERR_PTR(-ENOKEY);
+		key = find_asymmetric_key(keyring, pks->auth_ids[0], NULL,
+					  NULL, false);
+	else if (pks->auth_ids[1])
+		key = find_asymmetric_key(keyring, NULL, pks->auth_ids[1],
+					  NULL, true);
+	else
+		key = ERR_PTR(-ENOKEY);
+	if (IS_ERR(key)) {
+		pr_warn("no issuer key for the signature: %ld\n", PTR_ERR(key));
+		return key;
+	}
+	pub = key->payload.data[asym_crypto];
+	if (asymmetric_key_subtype(key) != &public_key_subtype ||
+	    strcmp(pub->id_type, "PGP")) {
+		pr_warn("issuer key %x is not an OpenPGP key\n",
+			key_serial(key));
+		key_put(key);
+		return ERR_PTR(-ENOKEY);
+	}
+	return key;
 }
 
 /* Verify @pks with @key, the RSA value fitted to the key's modulus. */

@@ -52,6 +52,43 @@ assert len(keep) < len(buf), "no certification by rsa2048 found"
 open(r + "/cert-stripped.pgp", "wb").write(keep)
 PY
 
+# Cross-protocol: an RSA key's PKCS#1 signature of SHA-256(F) (as IMA
+# or any X.509 user makes), F ending in 0x00 and 4 octets, is also the
+# RSA value of a v3 OpenPGP signature (trailer: type 0x00, creation
+# time, RFC 4880 5.2.2) of F minus those 5 octets, "issued" by the key
+# ID at the end of the X.509 certificate's subject key identifier.
+x=$r/x509
+mkdir -p "$x"
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$x/key.pem" \
+	-subj "/CN=pgpk cross-protocol test" -days 3650 -outform DER \
+	-out "$x/cert.der" 2>/dev/null
+printf 'a file some X.509 key signed for another protocol\n\0\1\2\3\4' \
+	>"$x/file"
+openssl dgst -sha256 -binary "$x/file" >"$x/file.sha256"
+openssl pkeyutl -sign -inkey "$x/key.pem" -pkeyopt digest:sha256 \
+	-in "$x/file.sha256" -out "$x/file.pkcs1"
+skid=$(openssl x509 -inform DER -in "$x/cert.der" -noout -ext \
+	subjectKeyIdentifier | tail -n 1 | tr -d ' :')
+python3 - "$root/tests/vm/tools/pgpk-mkcanon.py" "$x" "$skid" <<'PY'
+import importlib.util
+import sys
+
+spec = importlib.util.spec_from_file_location("mkcanon", sys.argv[1])
+mk = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(mk)
+x, skid = sys.argv[2], bytes.fromhex(sys.argv[3])
+f = open(x + "/file", "rb").read()
+digest = open(x + "/file.sha256", "rb").read()
+s = open(x + "/file.pkcs1", "rb").read().lstrip(b"\0")
+assert f[-5] == 0
+sig = (mk.f_varint(1, 3) + mk.f_varint(2, 0) + mk.f_varint(3, 1)
+       + mk.f_varint(4, 8) + mk.f_varint(5, int.from_bytes(f[-4:], "big"))
+       + mk.f_varint(9, int.from_bytes(digest[:2], "big"))
+       + mk.f_bytes(10, s) + mk.f_bytes(11, skid[-8:]))
+open(x + "/forged.pgpks", "wb").write(
+    mk.MAGIC + mk.f_bytes(2, sig) + mk.f_bytes(3, f[:-5]))
+PY
+
 # The lying helper's answers (tests/vm/tools/pgpk-fake-helper.sh names
 # them by the upcall description).
 mkdir -p "$r/liar"
