@@ -12,8 +12,12 @@ usage: gen_selftest_vectors.py testdata-dir > helper/selftest_vectors.h &&
        clang-format -i helper/selftest_vectors.h
 """
 import sys
+import os
 
-MAGIC = b"\x7fPGK\x01"
+# The hand-written wire format shared by the test generators.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+from pgpk_wire import MAGIC, f_bytes, f_varint, varint  # noqa: E402,F401
 
 
 def packets(data):
@@ -63,26 +67,6 @@ def subpackets(area):
             ln, hl = int.from_bytes(area[i + 1:i + 5], "big"), 5
         yield area[i + hl] & 0x7F, area[i + hl + 1:i + hl + ln]
         i += hl + ln
-
-
-def varint(v):
-    out = bytearray()
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        if v:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def f_varint(num, v):
-    return varint(num << 3) + varint(v)
-
-
-def f_bytes(num, b):
-    return varint(num << 3 | 2) + varint(len(b)) + b
 
 
 def key_material(body):

@@ -15,28 +15,12 @@ Writes the canonical blob (magic included) to stdout.
 import base64
 import re
 import sys
+import os
 
-MAGIC = b"\x7fPGK\x01"
-
-
-def varint(v):
-    out = bytearray()
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        if v:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def f_varint(num, v):
-    return varint(num << 3) + varint(v)
-
-
-def f_bytes(num, b):
-    return varint(num << 3 | 2) + varint(len(b)) + b
+# The hand-written wire format shared by the test generators.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "lib"))
+from pgpk_wire import MAGIC, f_bytes, f_varint, varint  # noqa: E402,F401
 
 
 def dearmor(data):
