@@ -738,6 +738,22 @@ verdict:
 	else
 		res->ops_error = broker->ops->instantiate(broker->ops_ctx, blob,
 							  blob_len);
+	/*
+	 * The kernel refused the answer (its own decoder, quota, memory):
+	 * still exactly one verdict, with a name, or the requester would
+	 * get the kernel's ENOKEY once the helper exits.
+	 */
+	if (!error && res->ops_error) {
+		size_t used = strlen(res->reason);
+
+		snprintf(res->reason + used, sizeof(res->reason) - used,
+			 "; the kernel refused the answer: %s",
+			 strerror(-res->ops_error));
+		error = EKEYREJECTED;
+		res->error = error;
+		res->ops_error = broker->ops->reject(
+			broker->ops_ctx, policy->negative_timeout, error);
+	}
 	pgpk_exchange_end(&x);
 	free(x.answer);
 	pgpk_sandbox_release(&own_sb);

@@ -27,7 +27,8 @@
  *   ENOKEY        no (selected) key in the input (parser verdict)
  *   EKEYREJECTED  bad self-signature (parser verdict), a policy rule, an
  *                 input over --max-input, or an answer that is not what
- *                 was asked (wrong kind, not bound to the submitted bytes)
+ *                 was asked (wrong kind, not bound to the submitted bytes),
+ *                 or an answer the kernel refused to instantiate
  *   EKEYEXPIRED   expired key or signature (policy)
  *   ETIMEDOUT     the parser did not finish within the watchdog time
  *   ECHILD        the parser died, exited without an answer, or broke the

@@ -479,6 +479,54 @@ static void pgpk_sha_mismatch_case(struct pgpk_env *env)
 	free(rec.blob);
 }
 
+/* The kernel refuses the answer: the key must still get one verdict. */
+static int pgpk_rec_instantiate_refused(void *ctx, const uint8_t *blob,
+					size_t len)
+{
+	struct pgpk_record *rec = ctx;
+
+	rec->instantiated++;
+	return -EDQUOT;
+}
+
+static const struct pgpk_broker_ops pgpk_refusing_ops = {
+	.instantiate = pgpk_rec_instantiate_refused,
+	.reject = pgpk_rec_reject,
+};
+
+static void pgpk_instantiate_refused_case(struct pgpk_env *env)
+{
+	struct pgpk_fake key = { env->key_blob, env->key_len, NULL, 0 };
+	struct pgpk_record rec = { 0 };
+	struct pgpk_broker broker = {
+		.policy = &env->policy,
+		.ops = &pgpk_refusing_ops,
+		.ops_ctx = &rec,
+		.child = child_answer,
+		.child_arg = &key,
+		.sandbox = &env->sb,
+	};
+	struct pgpk_broker_result res;
+	struct pgpk_request req;
+	int ret, before = pgpk_failures;
+
+	pgpk_desc(&req, PGPK_WANT_KEY, env->key_input, env->key_input_len);
+	ret = pgpk_broker_run(&broker, &req, env->key_input, env->key_input_len,
+			      &res);
+	CHECK(rec.instantiated == 1 && rec.rejected == 1,
+	      "instantiate-refused: %d instantiate + %d reject calls",
+	      rec.instantiated, rec.rejected);
+	CHECK(ret == EKEYREJECTED && res.error == EKEYREJECTED &&
+		      rec.error == EKEYREJECTED && !res.ops_error,
+	      "instantiate-refused: got %s, rejected with %s, ops %d",
+	      pgpk_errno_name(ret), pgpk_errno_name(rec.error), res.ops_error);
+	CHECK(rec.timeout == env->policy.negative_timeout,
+	      "instantiate-refused: timeout %u", rec.timeout);
+	printf("%s instantiate-refused: %s: %s\n",
+	       pgpk_failures == before ? "ok  " : "FAIL", pgpk_errno_name(ret),
+	       res.reason);
+}
+
 int main(void)
 {
 	struct pgpk_env env;
@@ -487,6 +535,7 @@ int main(void)
 	pgpk_fault_cases(&env);
 	pgpk_good_and_policy_cases(&env);
 	pgpk_sha_mismatch_case(&env);
+	pgpk_instantiate_refused_case(&env);
 	pgpk_env_free(&env);
 	printf("%s: %d failure(s)\n", pgpk_failures ? "FAIL" : "PASS",
 	       pgpk_failures);
