@@ -388,6 +388,21 @@ static void pgpk_w_sig(struct pgpk_w *w, unsigned int version)
 	pgpk_w_bytes(w, 11, keyid, sizeof(keyid));
 }
 
+/*
+ * The fields every signature case starts with: version, type 0, RSA,
+ * SHA-256, created 1 and an empty hashed area (fields 1-5 and 7).
+ */
+static void pgpk_w_sig_head(struct pgpk_w *w, unsigned int version)
+{
+	w->len = 0;
+	pgpk_w_uint(w, 1, version);
+	pgpk_w_uint(w, 2, 0);
+	pgpk_w_uint(w, 3, 1);
+	pgpk_w_uint(w, 4, 8);
+	pgpk_w_uint(w, 5, 1);
+	pgpk_w_bytes(w, 7, "", 0);
+}
+
 static void pgpk_w_sig_blob(struct pgpk_w *out, const struct pgpk_w *sig,
 			    const struct pgpk_w *rest)
 {
@@ -632,34 +647,16 @@ static void pgpk_test_sig_variants(void)
 	SIG_CASE("signature with empty content", PGPK_OK, 4,
 		 pgpk_w_bytes(&rest, 3, "", 0));
 	SIG_CASE("quick check over 16 bits", PGPK_E_RANGE, 4, {
-		sig.len = 0;
-		pgpk_w_uint(&sig, 1, 4);
-		pgpk_w_uint(&sig, 2, 0);
-		pgpk_w_uint(&sig, 3, 1);
-		pgpk_w_uint(&sig, 4, 8);
-		pgpk_w_uint(&sig, 5, 1);
-		pgpk_w_bytes(&sig, 7, "", 0);
+		pgpk_w_sig_head(&sig, 4);
 		pgpk_w_uint(&sig, 9, 0x10000);
 	});
 	SIG_CASE("v3 with hashed area", PGPK_E_MISSING, 3, {
-		sig.len = 0;
-		pgpk_w_uint(&sig, 1, 3);
-		pgpk_w_uint(&sig, 2, 0);
-		pgpk_w_uint(&sig, 3, 1);
-		pgpk_w_uint(&sig, 4, 8);
-		pgpk_w_uint(&sig, 5, 1);
-		pgpk_w_bytes(&sig, 7, "", 0);
+		pgpk_w_sig_head(&sig, 3);
 		pgpk_w_uint(&sig, 9, 1);
 		pgpk_w_bytes(&sig, 10, "\x01", 1);
 	});
 	SIG_CASE("v6 without salt", PGPK_E_MISSING, 6, {
-		sig.len = 0;
-		pgpk_w_uint(&sig, 1, 6);
-		pgpk_w_uint(&sig, 2, 0);
-		pgpk_w_uint(&sig, 3, 1);
-		pgpk_w_uint(&sig, 4, 8);
-		pgpk_w_uint(&sig, 5, 1);
-		pgpk_w_bytes(&sig, 7, "", 0);
+		pgpk_w_sig_head(&sig, 6);
 		pgpk_w_uint(&sig, 9, 1);
 		pgpk_w_bytes(&sig, 10, "\x01", 1);
 	});
@@ -670,25 +667,13 @@ static void pgpk_test_sig_variants(void)
 		pgpk_w_bytes(&sig, 12, fpr, sizeof(fpr));
 	});
 	SIG_CASE("issuer key ID of 7 octets", PGPK_E_LENGTH, 4, {
-		sig.len = 0;
-		pgpk_w_uint(&sig, 1, 4);
-		pgpk_w_uint(&sig, 2, 0);
-		pgpk_w_uint(&sig, 3, 1);
-		pgpk_w_uint(&sig, 4, 8);
-		pgpk_w_uint(&sig, 5, 1);
-		pgpk_w_bytes(&sig, 7, "", 0);
+		pgpk_w_sig_head(&sig, 4);
 		pgpk_w_uint(&sig, 9, 1);
 		pgpk_w_bytes(&sig, 10, "\x01", 1);
 		pgpk_w_bytes(&sig, 11, "1234567", 7);
 	});
 	SIG_CASE("salt of 15 octets", PGPK_E_LENGTH, 6, {
-		sig.len = 0;
-		pgpk_w_uint(&sig, 1, 6);
-		pgpk_w_uint(&sig, 2, 0);
-		pgpk_w_uint(&sig, 3, 1);
-		pgpk_w_uint(&sig, 4, 8);
-		pgpk_w_uint(&sig, 5, 1);
-		pgpk_w_bytes(&sig, 7, "", 0);
+		pgpk_w_sig_head(&sig, 6);
 		pgpk_w_bytes(&sig, 8, "123456789012345", 15);
 	});
 	sig.len = 0;
