@@ -6,7 +6,8 @@
  *                armor removal and the binding checks (memcmp, no parse)
  * pgpk_upcall.c  key type "pgpk": request_key() upcall and answer cache
  * pgpk_hash.c    fingerprints and signature digests (RFC 9580 5.2.4, 5.5.4)
- * pgpk_key.c     canonical Key -> asymmetric key payload
+ * pgpk_key.c     canonical Key -> asymmetric key payload, kernel policy
+ * pgpk_subtype.c what a pgpk key verifies (trust rule 6)
  * pgpk_parser.c  asymmetric key parser "pgpk"
  * pgpk_verify.c  pgpk_verify_signature(), exported
  * pgpk_test_key.c key type "pgpk_test"
@@ -55,7 +56,6 @@ int pgpk_digest_user_id(struct pgpk_digest *d, const struct pgpk_bytes *uid);
 int pgpk_digest_data(struct pgpk_digest *d, const u8 *data, size_t len);
 struct public_key_signature *pgpk_digest_end(struct pgpk_digest *d);
 void pgpk_digest_abort(struct pgpk_digest *d);
-int pgpk_sig_fit(struct public_key_signature *pks, u32 size);
 int pgpk_sig_auth_ids(struct public_key_signature *pks,
 		      const struct pgpk_sig *sig);
 
@@ -63,6 +63,11 @@ int pgpk_sig_auth_ids(struct public_key_signature *pks,
 int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,
 		  const char *select);
 int pgpk_select_parse(const char *desc, char *out, size_t size);
+
+/* pgpk_subtype.c */
+void pgpk_sig_mark(struct public_key_signature *pks);
+extern struct asymmetric_key_subtype pgpk_key_subtype;
+void pgpk_subtype_init(void);
 
 /* pgpk_parser.c */
 int pgpk_parser_init(void);

@@ -23,19 +23,20 @@ struct pgpk_digest {
 	struct shash_desc *desc;
 };
 
-/* A public_key_signature that carries its own strings (see pgpk_key.c). */
-struct pgpk_pks {
-	struct public_key_signature pks;
-	char pkey_algo[sizeof("rsa")];
-	char encoding[sizeof("pkcs1")];
-};
-
-/* RFC 9580 9.5: the hash algorithms the kernel's pkcs1pad can check. */
+/*
+ * RFC 9580 9.5: the hash algorithms a signature may use here.  The policy
+ * floor (trust rule 5): MD5 (1), SHA-1 (2) and RIPEMD-160 (3) sign
+ * nothing, whoever submits the signature and however (RFC 9580 9.5:
+ * MUST NOT generate, and SHA-1 collisions were shown on exactly OpenPGP
+ * key certifications).
+ */
 static int pgpk_hash_algo(u32 id)
 {
 	switch (id) {
+	case 1:
 	case 2:
-		return HASH_ALGO_SHA1;
+	case 3:
+		return -EKEYREJECTED;
 	case 8:
 		return HASH_ALGO_SHA256;
 	case 9:
@@ -169,11 +170,14 @@ struct pgpk_digest *pgpk_digest_begin(const struct pgpk_sig *sig)
 		return ERR_PTR(-ENOPKG);
 	}
 	algo = pgpk_hash_algo(sig->hash_algorithm);
-	if (algo < 0) {
+	if (algo == -EKEYREJECTED)
+		pr_warn("policy: hash algorithm %u is too weak to sign\n",
+			sig->hash_algorithm);
+	else if (algo < 0)
 		pr_warn("signature hash algorithm %u not supported\n",
 			sig->hash_algorithm);
-		return ERR_PTR(-ENOPKG);
-	}
+	if (algo < 0)
+		return ERR_PTR(algo);
 	d = pgpk_hash_alloc(algo);
 	if (IS_ERR(d))
 		return d;
@@ -236,7 +240,6 @@ struct public_key_signature *pgpk_digest_end(struct pgpk_digest *d)
 {
 	const struct pgpk_sig *sig = d->sig;
 	struct public_key_signature *pks;
-	struct pgpk_pks *p;
 	size_t len;
 	u8 *trailer;
 	int ret;
@@ -253,14 +256,10 @@ struct public_key_signature *pgpk_digest_end(struct pgpk_digest *d)
 		goto error_abort;
 
 	ret = -ENOMEM;
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
-	if (!p)
+	pks = kzalloc(sizeof(*pks), GFP_KERNEL);
+	if (!pks)
 		goto error_abort;
-	pks = &p->pks;
-	strscpy(p->pkey_algo, "rsa", sizeof(p->pkey_algo));
-	strscpy(p->encoding, "pkcs1", sizeof(p->encoding));
-	pks->pkey_algo = p->pkey_algo;
-	pks->encoding = p->encoding;
+	pgpk_sig_mark(pks);
 	pks->hash_algo = hash_algo_name[d->algo];
 	pks->digest_size = crypto_shash_digestsize(d->desc->tfm);
 	pks->digest = kmalloc(pks->digest_size, GFP_KERNEL);
@@ -287,28 +286,6 @@ error_free_pks:
 error_abort:
 	pgpk_digest_abort(d);
 	return ERR_PTR(ret);
-}
-
-/*
- * RSA wants the signature exactly as long as the modulus; OpenPGP stores
- * it without leading zero octets (RFC 9580 5.2.3.1).  Same number.
- */
-int pgpk_sig_fit(struct public_key_signature *pks, u32 size)
-{
-	u8 *s;
-
-	if (pks->s_size > size)
-		return -EKEYREJECTED;
-	if (pks->s_size == size)
-		return 0;
-	s = kzalloc(size, GFP_KERNEL);
-	if (!s)
-		return -ENOMEM;
-	memcpy(s + size - pks->s_size, pks->s, pks->s_size);
-	kfree(pks->s);
-	pks->s = s;
-	pks->s_size = size;
-	return 0;
 }
 
 /*

@@ -5,10 +5,14 @@
  * here (fingerprint and key ID), a description, and asym_auth, the
  * certification with a digest computed here, for restricted keyrings.
  *
- * The payload must outlive this module (asymmetric keys stay when it is
- * unloaded), so it holds no pointer into the module: the strings
- * public_key and public_key_signature point to live inside the same
- * allocation, and the hash name is the kernel's own hash_algo_name[].
+ * The kernel's policy floor for keys (trust rule 5) is here too, applied
+ * whoever submits the key and however: an RSA modulus of at least
+ * min_rsa_bits (and its primary's, for a subkey), an expiry no later than
+ * OpenPGP can express, and only v4/v6 certifications with a strong hash
+ * as asym_auth.
+ *
+ * The key's subtype is pgpk_key_subtype (pgpk_subtype.c), which holds a
+ * reference on this module for as long as the key lives.
  */
 #define pr_fmt(fmt) "pgpk: " fmt
 
@@ -27,12 +31,29 @@
 #define PGPK_SIG_DIRECT_KEY	0x1f
 
 #define PGPK_DESC_MAX		255	/* as the 2022 patch set */
+#define PGPK_MIN_RSA_BITS	2048	/* the helper's default; no lower */
 
-struct pgpk_public_key {
-	struct public_key pub;		/* first: public_key_free() frees all */
-	char id_type[sizeof("PGP")];
-	char pkey_algo[sizeof("rsa")];
+static unsigned int pgpk_min_rsa_bits = PGPK_MIN_RSA_BITS;
+
+static int pgpk_set_min_rsa_bits(const char *val,
+				 const struct kernel_param *kp)
+{
+	unsigned int bits;
+
+	if (kstrtouint(val, 0, &bits) || bits < PGPK_MIN_RSA_BITS)
+		return -EINVAL;
+	return param_set_uint(val, kp);
+}
+
+static const struct kernel_param_ops pgpk_min_rsa_bits_ops = {
+	.set	= pgpk_set_min_rsa_bits,
+	.get	= param_get_uint,
 };
+
+module_param_cb(min_rsa_bits, &pgpk_min_rsa_bits_ops, &pgpk_min_rsa_bits,
+		0644);
+MODULE_PARM_DESC(min_rsa_bits,
+		 "Smallest RSA modulus in bits, 2048 or more (default 2048)");
 
 /* X.690 8.1.3: definite length octets, short or long form. */
 static size_t pgpk_der_len_size(size_t len)
@@ -89,7 +110,20 @@ static int pgpk_rsa_der(const struct pgpk_key_material *m, struct public_key *pu
 	return 0;
 }
 
-/* Let the kernel's RSA judge the key; returns the modulus size in octets. */
+/* Policy floor: the modulus length in bits (n has no leading zero). */
+static int pgpk_rsa_bits_check(const struct pgpk_key_material *m,
+			       const struct pgpk_key_id *id)
+{
+	u32 bits = (m->rsa_n.len - 1) * 8 + fls(m->rsa_n.data[0]);
+
+	if (bits >= READ_ONCE(pgpk_min_rsa_bits))
+		return 0;
+	pr_warn("policy: key %*phN has %u-bit RSA, min_rsa_bits is %u\n",
+		PGPK_KEYID_LEN, id->keyid, bits, pgpk_min_rsa_bits);
+	return -EKEYREJECTED;
+}
+
+/* Let the kernel's RSA judge the key. */
 static int pgpk_rsa_check(const struct public_key *pub)
 {
 	struct crypto_akcipher *tfm;
@@ -99,10 +133,8 @@ static int pgpk_rsa_check(const struct public_key *pub)
 	if (IS_ERR(tfm))
 		return -ENOPKG;
 	ret = crypto_akcipher_set_pub_key(tfm, pub->key, pub->keylen);
-	if (!ret)
-		ret = crypto_akcipher_maxsize(tfm);
 	crypto_free_akcipher(tfm);
-	if (ret < 0) {
+	if (ret) {
 		pr_warn("RSA key refused by the kernel's RSA (%d)\n", ret);
 		return -ENOPKG;
 	}
@@ -213,19 +245,15 @@ error_type:
 
 /*
  * asym_auth: the certification, verified later by restrict.c against the
- * certifier's key; NULL if there is none the kernel can use.  A
- * self-signature is fitted to this key's modulus, a third-party one to
- * the next multiple of 8 octets (all common RSA sizes are), as the
- * certifier's size is unknown here.
+ * certifier's key (pgpk_subtype.c fits the RSA value to its modulus);
+ * NULL if there is none the kernel can use.
  */
 static struct public_key_signature *
-pgpk_certification(const struct pgpk_key *k, const struct pgpk_key_id *id,
-		   u32 modulus)
+pgpk_certification(const struct pgpk_key *k, const struct pgpk_key_id *id)
 {
 	const struct pgpk_sig *sig = &k->certification;
 	struct public_key_signature *pks;
 	struct pgpk_digest *d;
-	bool self;
 	int ret;
 
 	/* An expired certification vouches for nothing any more. */
@@ -234,9 +262,16 @@ pgpk_certification(const struct pgpk_key *k, const struct pgpk_key_id *id,
 			PGPK_KEYID_LEN, id->keyid);
 		return NULL;
 	}
+	/* Policy floor: a v3 signature hashes no subpackets, no authority. */
+	if (sig->version == 3) {
+		pr_warn("policy: v3 certification of key %*phN vouches for nothing\n",
+			PGPK_KEYID_LEN, id->keyid);
+		return NULL;
+	}
 	d = pgpk_digest_begin(sig);
-	if (d == ERR_PTR(-ENOPKG))
-		return NULL;	/* say, by an EdDSA key: not checkable here */
+	/* Not checkable here (an EdDSA certifier) or a weak hash (policy) */
+	if (d == ERR_PTR(-ENOPKG) || d == ERR_PTR(-EKEYREJECTED))
+		return NULL;
 	if (IS_ERR(d))
 		return ERR_CAST(d);
 	ret = pgpk_cert_hash(d, k);
@@ -251,18 +286,11 @@ pgpk_certification(const struct pgpk_key *k, const struct pgpk_key_id *id,
 		return pks;
 	}
 	ret = pgpk_sig_auth_ids(pks, sig);
-	if (ret)
-		goto error_free_pks;
-	self = !k->subkey && pks->auth_ids[1] &&
-	       !memcmp(pks->auth_ids[1]->data, id->keyid, PGPK_KEYID_LEN);
-	ret = pgpk_sig_fit(pks, self ? modulus : round_up(pks->s_size, 8));
-	if (ret)
-		goto error_free_pks;
+	if (ret) {
+		public_key_signature_free(pks);
+		return ERR_PTR(ret);
+	}
 	return pks;
-
-error_free_pks:
-	public_key_signature_free(pks);
-	return ERR_PTR(ret);
 }
 
 static struct asymmetric_key_ids *pgpk_key_ids(const struct pgpk_key_id *id)
@@ -289,6 +317,16 @@ error_free_kids:
 	return ERR_CAST(kid);
 }
 
+/*
+ * RFC 9580 5.2.3.13: a key expires at most 2^32 - 1 seconds after its
+ * creation.  A canonical key may say anything (2^64 - 1 overflowed the
+ * key garbage collector's timer): clamp to what OpenPGP can express.
+ */
+static u64 pgpk_key_expiry(const struct pgpk_key *k)
+{
+	return min_t(u64, k->expires, (u64)k->material.created + U32_MAX);
+}
+
 /**
  * pgpk_key_load - fill an asymmetric key payload from a canonical Key
  * @prep: the payload being prepared
@@ -296,25 +334,26 @@ error_free_kids:
  * @select: a key ID or fingerprint (upper-case hex) @k must have, or NULL
  *
  * Return: 0, -ENOKEY if @k is not the selected key, -EKEYEXPIRED if it
- * expired, -ENOPKG if the kernel cannot use it, -EBADMSG or -EKEYREJECTED
- * for a bad certification.
+ * expired, -ENOPKG if the kernel cannot use it, -EKEYREJECTED if policy
+ * refuses it, -EBADMSG for a certification that does not fit the key.
  */
 int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,
 		  const char *select)
 {
 	struct public_key_signature *auth = NULL;
 	struct asymmetric_key_ids *kids;
-	struct pgpk_public_key *pk;
+	u64 expires = pgpk_key_expiry(k);
+	struct public_key *pub;
 	struct pgpk_key_id id;
-	int modulus, ret;
+	int ret;
 
 	ret = pgpk_key_identify(&k->material, &id);
 	if (ret)
 		return ret;
 	/* An expired key would be garbage-collected out of its keyring. */
-	if (k->expires && k->expires <= ktime_get_real_seconds()) {
+	if (expires && expires <= ktime_get_real_seconds()) {
 		pr_warn("key %*phN expired at %llu\n", (int)id.fpr_len, id.fpr,
-			k->expires);
+			expires);
 		return -EKEYEXPIRED;
 	}
 	if (select && !pgpk_select_match(select, &id)) {
@@ -322,22 +361,22 @@ int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,
 			(int)id.fpr_len, id.fpr, select);
 		return -ENOKEY;
 	}
+	ret = pgpk_rsa_bits_check(&k->material, &id);
+	if (!ret && k->subkey)
+		ret = pgpk_rsa_bits_check(&k->primary, &id);
+	if (ret)
+		return ret;
 
-	pk = kzalloc(sizeof(*pk), GFP_KERNEL);
-	if (!pk)
+	pub = kzalloc(sizeof(*pub), GFP_KERNEL);
+	if (!pub)
 		return -ENOMEM;
-	strscpy(pk->id_type, "PGP", sizeof(pk->id_type));
-	strscpy(pk->pkey_algo, "rsa", sizeof(pk->pkey_algo));
-	pk->pub.id_type = pk->id_type;
-	pk->pub.pkey_algo = pk->pkey_algo;
-	ret = pgpk_rsa_der(&k->material, &pk->pub);
+	pub->id_type = "PGP";
+	pub->pkey_algo = "rsa";
+	ret = pgpk_rsa_der(&k->material, pub);
+	if (!ret)
+		ret = pgpk_rsa_check(pub);
 	if (ret)
 		goto error_free_pub;
-	modulus = pgpk_rsa_check(&pk->pub);
-	if (modulus < 0) {
-		ret = modulus;
-		goto error_free_pub;
-	}
 
 	kids = pgpk_key_ids(&id);
 	if (IS_ERR(kids)) {
@@ -346,10 +385,11 @@ int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,
 	}
 	/*
 	 * Without a certification the kernel can check (none, expired, by a
-	 * non-RSA key) the key is usable, but not in restricted keyrings.
+	 * non-RSA key, v3, weak hash) the key is usable, but not in
+	 * restricted keyrings.
 	 */
 	if (PGPK_HAS(k, PGPK_KEY_CERTIFICATION)) {
-		auth = pgpk_certification(k, &id, modulus);
+		auth = pgpk_certification(k, &id);
 		if (IS_ERR(auth)) {
 			ret = PTR_ERR(auth);
 			goto error_free_kids;
@@ -361,13 +401,13 @@ int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,
 		if (!prep->description)
 			goto error_free_auth;
 	}
-	if (k->expires)
-		prep->expiry = min_t(u64, k->expires, TIME64_MAX);
+	if (expires)
+		prep->expiry = expires;
 
-	__module_get(public_key_subtype.owner);
-	prep->payload.data[asym_subtype] = &public_key_subtype;
+	__module_get(THIS_MODULE);
+	prep->payload.data[asym_subtype] = &pgpk_key_subtype;
 	prep->payload.data[asym_key_ids] = kids;
-	prep->payload.data[asym_crypto] = &pk->pub;
+	prep->payload.data[asym_crypto] = pub;
 	prep->payload.data[asym_auth] = auth;
 	prep->quotalen = 100;
 	pr_debug("key %*phN loaded\n", (int)id.fpr_len, id.fpr);
@@ -380,6 +420,6 @@ error_free_kids:
 	kfree(kids->id[1]);
 	kfree(kids);
 error_free_pub:
-	public_key_free(&pk->pub);
+	public_key_free(pub);
 	return ret;
 }

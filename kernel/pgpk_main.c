@@ -86,6 +86,7 @@ static int __init pgpk_init(void)
 {
 	int ret;
 
+	pgpk_subtype_init();
 	ret = pgpk_upcall_init();
 	if (ret)
 		return ret;
@@ -99,6 +100,8 @@ static int __init pgpk_init(void)
 		ret = PTR_ERR(pgpk_trusted_keys);
 		goto error_upcall;
 	}
+	/* Its keys pin the module: root may clear it to unload. */
+	set_bit(KEY_FLAG_ROOT_CAN_CLEAR, &pgpk_trusted_keys->flags);
 	ret = pgpk_parser_init();
 	if (ret)
 		goto error_put_trusted;

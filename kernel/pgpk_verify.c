@@ -6,7 +6,8 @@
  *
  * The kernel hashes the data and the trailer it rebuilt from canonical
  * fields, checks the quick check, finds the key by issuer fingerprint or
- * key ID, and lets public_key_verify_signature() check the RSA value.
+ * key ID, and lets the key's subtype (pgpk_subtype.c) check the RSA
+ * value.
  *
  * Keyrings: the kernel's builtin, secondary and platform keyrings are not
  * exported to modules in 6.1, and they hold X.509 keys only.  NULL and
@@ -75,11 +76,11 @@ int pgpk_sig_obtain(const u8 *raw, size_t len, struct pgpk_answer *ans)
  * Find the issuer: by fingerprint exactly, else by key ID.  Only an
  * OpenPGP key issues: an X.509 key's PKCS#1 signature made for another
  * protocol is also a v3 signature of its data minus a 5-octet trailer.
+ * (An X.509 key would refuse pgpk_sig_encoding anyway: this names why.)
  */
 static struct key *pgpk_find_issuer(struct key *keyring,
 				    const struct public_key_signature *pks)
 {
-	const struct public_key *pub;
 	struct key *key;
 
 	if (pks->auth_ids[0])
@@ -94,37 +95,13 @@ static struct key *pgpk_find_issuer(struct key *keyring,
 		pr_warn("no issuer key for the signature: %ld\n", PTR_ERR(key));
 		return key;
 	}
-	pub = key->payload.data[asym_crypto];
-	if (asymmetric_key_subtype(key) != &public_key_subtype ||
-	    strcmp(pub->id_type, "PGP")) {
+	if (asymmetric_key_subtype(key) != &pgpk_key_subtype) {
 		pr_warn("issuer key %x is not an OpenPGP key\n",
 			key_serial(key));
 		key_put(key);
 		return ERR_PTR(-ENOKEY);
 	}
 	return key;
-}
-
-/* Verify @pks with @key, the RSA value fitted to the key's modulus. */
-static int pgpk_verify_with(struct key *key, struct public_key_signature *pks)
-{
-	struct kernel_pkey_params params = {
-		.key		= key,
-		.encoding	= pks->encoding,
-		.hash_algo	= pks->hash_algo,
-	};
-	struct kernel_pkey_query info;
-	int ret;
-
-	ret = query_asymmetric_key(&params, &info);
-	if (!ret)
-		ret = pgpk_sig_fit(pks, info.max_sig_size);
-	if (!ret)
-		ret = verify_signature(key, pks);
-	/* pkcs1pad reports a bad RSA value as malformed padding */
-	if (ret == -EBADMSG || ret == -EINVAL)
-		ret = -EKEYREJECTED;
-	return ret;
 }
 
 /**
@@ -176,7 +153,7 @@ int pgpk_sig_check(const struct pgpk_canon *c, const void *data, size_t len,
 		ret = PTR_ERR(key);
 		goto error_free_pks;
 	}
-	ret = pgpk_verify_with(key, pks);
+	ret = verify_signature(key, pks);
 	if (ret)
 		pr_warn("signature by key %x refused: %d\n", key_serial(key),
 			ret);

@@ -62,11 +62,20 @@ pgpk_load() {
 	pgpk_loaded || pgpk_fail "pgpk not in /proc/modules after insmod"
 }
 
-# pgpk_unload: rmmod the module if it is loaded.
+# pgpk_unload: rmmod the module if it is loaded.  Every pgpk key holds
+# a reference on the module (its subtype): the keys of earlier cases'
+# session keyrings go with the key garbage collector, asynchronously, so
+# this retries for up to 10 s.
 pgpk_unload() {
 	pgpk_loaded || return 0
 	echo "+ rmmod pgpk"
-	rmmod pgpk || pgpk_fail "rmmod pgpk failed"
+	_n=100
+	until rmmod pgpk 2>/dev/null; do
+		_n=$((_n - 1))
+		[ "$_n" -gt 0 ] || pgpk_fail "rmmod pgpk failed:" \
+			"$(rmmod pgpk 2>&1), refcnt $(cat /sys/module/pgpk/refcnt)"
+		sleep 0.1
+	done
 	! pgpk_loaded || pgpk_fail "pgpk still in /proc/modules after rmmod"
 }
 
@@ -94,6 +103,7 @@ pgpk_errno_text() {
 	EOPNOTSUPP) echo "Operation not supported" ;;
 	ENOTSUPP) echo "Unknown error 524" ;;
 	EDQUOT) echo "Disk quota exceeded" ;;
+	EAGAIN) echo "Resource temporarily unavailable" ;;
 	*) pgpk_fail "pgpk_errno_text: unknown errno name '$1'" ;;
 	esac
 }

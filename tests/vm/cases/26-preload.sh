@@ -3,7 +3,7 @@
 # parameter names (here pgpk/pubring.pgpk, a bundle of canonical keys) into its trusted keyring ".pgpk", one log
 # line per key, skipping an invalid record; a message signed by a
 # preloaded key verifies with nothing in the session keyring; user space
-# cannot add keys to ".pgpk".
+# cannot add keys to ".pgpk", root can clear it.
 . /pgpk/lib.sh
 D=$PGPK_DATA
 K=$D/k
@@ -37,6 +37,11 @@ fi
 expect_fail EACCES keyctl padd asymmetric "" $((0x$ring)) \
 	<"$K/certified.pgpk"
 
+# Preloaded keys hold the module (their subtype is its code): root
+# clears ".pgpk" (it may, not link into it) to unload.
+expect_fail EACCES keyctl link "$(keyctl search @s pgpk_test preloaded)" \
+	$((0x$ring))
+expect_ok keyctl clear $((0x$ring))
 rm -f /lib/firmware/pgpk/pubring.pgpk
 pgpk_unload
 pgpk_kmsg_mark

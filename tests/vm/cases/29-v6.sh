@@ -2,7 +2,7 @@
 # RFC 9580 v6 keys and signatures (made by tools/pgpk-mkv6.py; GnuPG 2.2
 # has none): fingerprint SHA-256 over 0x9B + 4-octet length, key ID its
 # first 8 octets, salted signatures; a v3 signature by the same RSA key;
-# keyctl pkey_verify on the key.
+# keyctl pkey_verify on the key is refused (one key, one protocol).
 # Canonical forms load and verify with no helper; through the upcall the
 # key binds and matches, or the helper refuses it as unsupported (ENOPKG).
 . /pgpk/lib.sh
@@ -29,13 +29,14 @@ assert_contains "$(grep "^$(printf %08x "$id") " /proc/keys)" \
 expect_ok keyctl pkey_query "$id" 0 enc=pkcs1 hash=sha256
 assert_contains "$PGPK_OUT" "key_size=3072" "pkey_query"
 
-# keyctl pkey_verify: the kernel's RSA with this key, PKCS#1 v1.5.
-expect_ok keyctl pkey_verify "$id" 0 "$K/msg.sha256" "$K/msg.sha256.pkcs1" \
-	enc=pkcs1 hash=sha256
-cp "$K/msg.sha256" /tmp/digest
-printf '\001' | dd of=/tmp/digest bs=1 seek=5 conv=notrunc 2>/dev/null
-expect_fail EKEYREJECTED keyctl pkey_verify "$id" 0 /tmp/digest \
+# keyctl pkey_verify: a valid PKCS#1 v1.5 signature of a digest by this
+# key, which pgpk did not frame: refused, as it would be from IMA, X.509
+# or PKCS#7 (the same RSA value could be an OpenPGP signature).
+pgpk_kmsg_mark
+expect_fail EKEYREJECTED keyctl pkey_verify "$id" 0 "$K/msg.sha256" \
 	"$K/msg.sha256.pkcs1" enc=pkcs1 hash=sha256
+assert_contains "$(pgpk_kmsg_since)" "refused a signature pgpk did not frame" \
+	"kernel log"
 
 # A salted v6 signature with its content, canonical: verified, content.
 expect_ok keyctl padd pgpk_test v6 @s <"$K/v6.msg.pgpks"

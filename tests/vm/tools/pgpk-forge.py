@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Test data for the trust-boundary cases (tests/vm/cases/40-*.sh..44-*).
+
+Independent of helper/ and kernel/: keys, signatures, certificates and
+canonical blobs are made here from RFC 9580 / RFC 5280 with
+python3-cryptography, and every forgery is checked to be
+cryptographically valid before it is written, so a case that sees it
+refused proves the kernel's rule, not a broken input.
+
+usage: pgpk-forge.py OUTDIR
+"""
+import datetime
+import hashlib
+import os
+import struct
+import sys
+import time
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import padding, rsa
+from cryptography.x509.oid import NameOID
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "lib"))
+from pgpk_wire import MAGIC, f_bytes, f_varint  # noqa: E402
+
+SHA1, SHA256 = 2, 8         # RFC 9580 9.5
+HASHES = {SHA1: hashes.SHA1, SHA256: hashes.SHA256}
+NOW = int(time.time()) - 3600
+
+
+def mpi(x):
+    b = x.to_bytes((x.bit_length() + 7) // 8, "big")
+    return struct.pack(">H", x.bit_length()) + b
+
+
+class Key:
+    """An RSA OpenPGP v4 key whose secret half this script holds."""
+
+    def __init__(self, bits, uid, created=NOW - 86400):
+        self.priv = rsa.generate_private_key(public_exponent=65537,
+                                             key_size=bits)
+        pub = self.priv.public_key().public_numbers()
+        self.n, self.e, self.uid, self.created = pub.n, pub.e, uid, created
+        self.body = (b"\x04" + struct.pack(">I", created) + b"\x01"
+                     + mpi(self.n) + mpi(self.e))
+        self.fpr = hashlib.sha1(self.hashed()).digest()
+        self.keyid = self.fpr[-8:]
+
+    def hashed(self):
+        """RFC 9580 5.2.4: how a v4 key is hashed (0x99, length, body)."""
+        return b"\x99" + struct.pack(">H", len(self.body)) + self.body
+
+    def material(self):
+        nb = self.n.to_bytes((self.n.bit_length() + 7) // 8, "big")
+        eb = self.e.to_bytes((self.e.bit_length() + 7) // 8, "big")
+        return (f_varint(1, 4) + f_varint(2, self.created) + f_varint(3, 1)
+                + f_bytes(4, nb) + f_bytes(5, eb))
+
+    def sign(self, data, algo=SHA256):
+        """PKCS#1 v1.5 of H(data), as OpenPGP and X.509 both make it."""
+        return self.priv.sign(data, padding.PKCS1v15(), HASHES[algo]())
+
+
+def v4_trailer(typ, algo, area):
+    """RFC 9580 5.2.4: v4 signature trailer over its hashed area."""
+    head = bytes([4, typ, 1, algo]) + struct.pack(">H", len(area)) + area
+    return head + b"\x04\xff" + struct.pack(">I", len(head))
+
+
+def hashed_area(signer, created):
+    """Creation time (5.2.3.11) and issuer fingerprint (5.2.3.35)."""
+    return (b"\x05\x02" + struct.pack(">I", created)
+            + b"\x16\x21\x04" + signer.fpr)
+
+
+def canon_sig(ver, typ, algo, created, area, digest, s, keyid, fpr=None):
+    out = (f_varint(1, ver) + f_varint(2, typ) + f_varint(3, 1)
+           + f_varint(4, algo) + f_varint(5, created))
+    if area is not None:
+        out += f_bytes(7, area)
+    out += (f_varint(9, int.from_bytes(digest[:2], "big"))
+            + f_bytes(10, s.lstrip(b"\0")) + f_bytes(11, keyid))
+    if fpr:
+        out += f_bytes(12, fpr)
+    return out
+
+
+def canon_key(key, cert=None, expires=None, uid=True):
+    body = f_bytes(1, key.material())
+    if uid:
+        body += f_bytes(4, key.uid)
+    if expires is not None:
+        body += f_varint(6, expires)
+    if cert:
+        body += f_bytes(10, cert)
+    return MAGIC + f_bytes(1, body)
+
+
+def certify(signer, key, ver=4, algo=SHA256, typ=0x13, created=NOW):
+    """signer's certification of key's user ID (RFC 9580 5.2.4)."""
+    if ver == 3:
+        data = (key.hashed() + key.uid + bytes([typ])
+                + struct.pack(">I", created))
+        area = None
+    else:
+        area = hashed_area(signer, created)
+        data = (key.hashed() + b"\xb4" + struct.pack(">I", len(key.uid))
+                + key.uid + v4_trailer(typ, algo, area))
+    s = signer.sign(data, algo)
+    digest = hashlib.new("sha1" if algo == SHA1 else "sha256", data).digest()
+    return canon_sig(ver, typ, algo, created, area, digest, s, signer.keyid,
+                     signer.fpr if ver == 4 else None)
+
+
+def doc_sig(signer, doc, algo=SHA256, created=NOW):
+    """A binary document signature (type 0x00), canonical, with content."""
+    area = hashed_area(signer, created)
+    data = doc + v4_trailer(0, algo, area)
+    s = signer.sign(data, algo)
+    digest = hashlib.new("sha1" if algo == SHA1 else "sha256", data).digest()
+    sig = canon_sig(4, 0, algo, created, area, digest, s, signer.keyid,
+                    signer.fpr)
+    return s, MAGIC + f_bytes(2, sig) + f_bytes(3, doc)
+
+
+def der(tag, body):
+    n = len(body)
+    if n < 0x80:
+        head = bytes([n])
+    else:
+        size = (n.bit_length() + 7) // 8
+        head = bytes([0x80 | size]) + n.to_bytes(size, "big")
+    return bytes([tag]) + head + body
+
+
+def der_name(cn):
+    atv = der(0x30, der(0x06, bytes.fromhex("550403"))
+              + der(0x0C, cn.encode()))
+    return der(0x30, der(0x31, atv))
+
+
+def x509_from_document_signature(t, out):
+    """Finding 1: T's OpenPGP document signature of an attacker's D is
+    an X.509 certificate, issued by T, for the attacker's key."""
+    attacker = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    spki = attacker.public_key().public_bytes(
+        serialization.Encoding.DER,
+        serialization.PublicFormat.SubjectPublicKeyInfo)
+    created = NOW
+    area = hashed_area(t, created)
+    trailer = v4_trailer(0, SHA256, area)   # predictable: only its length
+    sha256_rsa = der(0x30, der(0x06, bytes.fromhex("2a864886f70d01010b"))
+                     + b"\x05\x00")
+    akid = der(0x30, der(0x06, bytes.fromhex("551d23"))
+               + der(0x04, der(0x30, der(0x80, t.keyid))))
+    # A private, non-critical extension whose OCTET STRING ends the TBS:
+    # T's trailer becomes its content.
+    tail = der(0x30, der(0x06, bytes.fromhex("2b06010401827f0101"))
+               + der(0x04, trailer))
+    tbs = der(0x30, der(0xA0, der(0x02, b"\x02")) + der(0x02, b"\x01\x23")
+              + sha256_rsa + der_name("pgpk test T")
+              + der(0x30, der(0x17, b"250101000000Z")
+                    + der(0x17, b"491231235959Z"))
+              + der_name("attacker") + spki
+              + der(0xA3, der(0x30, akid + tail)))
+    assert tbs.endswith(trailer)
+    doc = tbs[:-len(trailer)]
+    # What T signs: the attacker's document, as any OpenPGP signer would.
+    s, sig = doc_sig(t, doc, created=created)
+    cert = der(0x30, tbs + sha256_rsa + der(0x03, b"\0" + s))
+    loaded = x509.load_der_x509_certificate(cert)
+    t.priv.public_key().verify(loaded.signature,
+                               loaded.tbs_certificate_bytes,
+                               padding.PKCS1v15(), hashes.SHA256())
+    write(out, "x509-by-docsig.der", cert)
+    write(out, "docsig.pgpks", sig)
+
+
+def x509_certifier(k, out):
+    """Finding 2: an X.509 key whose subject key ID is 8 octets signs a
+    file that is exactly the v4 0x13 certification data of key k."""
+    xkey = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    skid = bytes.fromhex("5067706b58353039")   # "PgpkX509"
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME,
+                                         "pgpk test X.509 certifier")])
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
+            .public_key(xkey.public_key()).serial_number(7)
+            .not_valid_before(datetime.datetime(2025, 1, 1))
+            .not_valid_after(datetime.datetime(2049, 12, 31))
+            .add_extension(x509.SubjectKeyIdentifier(skid), critical=False)
+            .sign(xkey, hashes.SHA256()))
+    area = b"\x05\x02" + struct.pack(">I", NOW)
+    data = (k.hashed() + b"\xb4" + struct.pack(">I", len(k.uid)) + k.uid
+            + v4_trailer(0x13, SHA256, area))
+    s = xkey.sign(data, padding.PKCS1v15(), hashes.SHA256())
+    digest = hashlib.sha256(data).digest()
+    sig = canon_sig(4, 0x13, SHA256, NOW, area, digest, s, skid)
+    write(out, "x509-certifier.der",
+          cert.public_bytes(serialization.Encoding.DER))
+    write(out, "k-by-x509.pgpk", canon_key(k, sig))
+
+
+def write(out, name, data):
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(data)
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    t = Key(2048, b"pgpk test T <t@pgpk.test>")
+    k = Key(2048, b"pgpk test K <k@pgpk.test>")
+    write(out, "t.pgpk", canon_key(t))
+    write(out, "k.pgpk", canon_key(k))
+    x509_from_document_signature(t, out)
+    x509_certifier(k, out)
+
+    # Finding 3, the kernel's floor: each is valid, and refused by policy.
+    write(out, "k-by-t.pgpk", canon_key(k, certify(t, k)))
+    write(out, "k-by-t-sha1.pgpk", canon_key(k, certify(t, k, algo=SHA1)))
+    write(out, "k-by-t-v3.pgpk", canon_key(k, certify(t, k, ver=3)))
+    doc = b"a document signed with SHA-256, then with SHA-1\n"
+    write(out, "doc.sha256.pgpks", doc_sig(t, doc)[1])
+    write(out, "doc.sha1.pgpks", doc_sig(t, doc, algo=SHA1)[1])
+    small = Key(1024, b"pgpk test 1024 <small@pgpk.test>")
+    write(out, "rsa1024.pgpk", canon_key(small))
+    big = Key(3072, b"pgpk test 3072 <big@pgpk.test>")
+    write(out, "rsa3072.pgpk", canon_key(big))
+
+    # Finding 8: an expiry no OpenPGP key can have (2^63 - 2).
+    write(out, "expires-huge.pgpk", canon_key(k, expires=(1 << 63) - 2))
+    write(out, "expires-max.pgpk", canon_key(k, expires=(1 << 64) - 1))
+    with open(os.path.join(out, "k.created"), "w") as f:
+        f.write("%d\n" % k.created)
+
+
+if __name__ == "__main__":
+    main()
