@@ -4,7 +4,9 @@
 # assertion failure with its reason, a skip, a hang killed by the per-case
 # timeout, lib.sh's expect_fail refusing the wrong errno and a success, a
 # kernel WARNING in the log, and a VM that dies mid-case (that case and
-# the ones after it are failures, never silently missing).
+# the ones after it are failures, never silently missing).  Then: no
+# daemon a run starts keeps the run's lock (a Bazel server started by the
+# demo used to, and the test command after it waited for three hours).
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/pgpk-harness.XXXXXX")
@@ -85,6 +87,43 @@ n=$(printf '%s\n' "$out" | grep -c -E '^(PASS|FAIL|SKIP): ')
 if [ "$n" -ne 9 ]; then
 	echo "expected 9 verdicts, got $n"
 	fail=1
+fi
+
+# The lock: a run that starts the Bazel server (shut down first) must
+# leave out/.lock free, and a second run must not wait.
+if command -v bazel >/dev/null; then
+	lockcases=$work/lockcases
+	mkdir -p "$lockcases"
+	cp "$cases/a-pass.sh" "$lockcases/"
+	(cd "$root" && bazel shutdown) </dev/null >/dev/null 2>&1
+	for run in 1 2; do
+		out=$(PGPK_VM_CASES_DIR=$lockcases PGPK_VM_OUT=$work/lockout \
+			PGPK_VM_NO_DATA=1 timeout 600 "$root/tests/vm/run.sh" \
+			</dev/null 2>&1)
+		case "$out" in
+		*"is running in this tree; waiting"*)
+			echo "run $run waited for the lock"
+			fail=1
+			;;
+		esac
+		printf '%s\n' "$out" | grep -q '^PASS: vm/a-pass$' || {
+			printf '%s\n' "$out" | tail -n 20
+			echo "run $run: no PASS for a-pass"
+			fail=1
+		}
+		if ! flock -n "$work/lockout/.lock" true; then
+			echo "after run $run, a process still holds the lock"
+			command -v fuser >/dev/null &&
+				fuser -v "$work/lockout/.lock" 2>&1 |
+				grep -v "Cannot stat"
+			fail=1
+			break
+		fi
+	done
+	pgrep -f 'bazel.*server' >/dev/null ||
+		echo "note: no Bazel server running after the runs"
+else
+	echo "bazel not installed: lock check skipped"
 fi
 [ "$fail" -eq 0 ] && echo "harness self-test: all verdicts as expected"
 exit "$fail"

@@ -61,11 +61,20 @@ fi
 
 mkdir -p "$out/status" "$out/cache"
 # One run at a time per work tree: runs share out/ (console, initramfs,
-# module build).
-exec 9>"$out/.lock"
-if ! flock -n 9; then
-	echo "vm: another tests/vm/run.sh is running in this tree; waiting" >&2
-	flock 9
+# module build).  flock(1) holds the lock around a second run of this
+# script, with the descriptor closed there (-o): a daemon started below
+# (the Bazel server, a gpg-agent) must not inherit it, or it holds the
+# lock for hours and the next run waits for it.
+if [ "${PGPK_VM_LOCKED:-}" != "$out" ]; then
+	export PGPK_VM_LOCKED=$out
+	flock -n -E 75 -o "$out/.lock" "$0" "$@"
+	rc=$?
+	if [ "$rc" -eq 75 ]; then
+		echo "vm: another tests/vm/run.sh is running in this tree; waiting" >&2
+		flock -o "$out/.lock" "$0" "$@"
+		rc=$?
+	fi
+	exit "$rc"
 fi
 rm -f "$out"/status/*
 log() { echo "vm: $*" >&2; }
