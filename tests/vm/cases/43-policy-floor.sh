@@ -11,7 +11,7 @@ F=$PGPK_DATA/f
 pgpk_need_module
 pgpk_need_data f/t.pgpk f/k.pgpk f/k-by-t.pgpk f/k-by-t-sha1.pgpk \
 	f/k-by-t-v3.pgpk f/doc.sha256.pgpks f/doc.sha1.pgpks f/rsa1024.pgpk \
-	f/rsa3072.pgpk
+	f/rsa3072.pgpk f/sub-of-t.pgpk f/sub-of-1024.pgpk f/sub-of-t-0x13.pgpk
 pgpk_load
 param=/sys/module/pgpk/parameters/min_rsa_bits
 
@@ -46,11 +46,19 @@ expect_fail EKEYREJECTED keyctl padd pgpk_test sha1 @s <"$F/doc.sha1.pgpks"
 assert_contains "$(pgpk_kmsg_since)" \
 	"policy: hash algorithm 2 is too weak to sign" "kernel log"
 
-# Key size: 1024 bits refused; the floor cannot go below 2048.
+# Subkeys: bound by T, vouched for by its binding; a 0x13 signature over
+# primary and subkey is no binding (EBADMSG).
+restricted sub
+expect_ok keyctl padd asymmetric "" "$ring" <"$F/sub-of-t.pgpk"
+expect_fail EBADMSG keyctl padd asymmetric "" @s <"$F/sub-of-t-0x13.pgpk"
+
+# Key size: 1024 bits refused, for a subkey's primary too; the floor
+# cannot go below 2048.
 pgpk_kmsg_mark
 expect_fail EKEYREJECTED keyctl padd asymmetric "" @s <"$F/rsa1024.pgpk"
 assert_contains "$(pgpk_kmsg_since)" "has 1024-bit RSA, min_rsa_bits is 2048" \
 	"kernel log"
+expect_fail EKEYREJECTED keyctl padd asymmetric "" @s <"$F/sub-of-1024.pgpk"
 assert_eq 2048 "$(cat $param)" "min_rsa_bits"
 if echo 1024 >$param; then
 	pgpk_fail "min_rsa_bits went below 2048"

@@ -76,9 +76,12 @@ def hashed_area(signer, created):
             + b"\x16\x21\x04" + signer.fpr)
 
 
-def canon_sig(ver, typ, algo, created, area, digest, s, keyid, fpr=None):
+def canon_sig(ver, typ, algo, created, area, digest, s, keyid, fpr=None,
+              expires=None):
     out = (f_varint(1, ver) + f_varint(2, typ) + f_varint(3, 1)
            + f_varint(4, algo) + f_varint(5, created))
+    if expires is not None:
+        out += f_varint(6, created + expires)
     if area is not None:
         out += f_bytes(7, area)
     out += (f_varint(9, int.from_bytes(digest[:2], "big"))
@@ -99,7 +102,8 @@ def canon_key(key, cert=None, expires=None, uid=True):
     return MAGIC + f_bytes(1, body)
 
 
-def certify(signer, key, ver=4, algo=SHA256, typ=0x13, created=NOW):
+def certify(signer, key, ver=4, algo=SHA256, typ=0x13, created=NOW,
+            expires=None, tweak=None):
     """signer's certification of key's user ID (RFC 9580 5.2.4)."""
     if ver == 3:
         data = (key.hashed() + key.uid + bytes([typ])
@@ -107,22 +111,55 @@ def certify(signer, key, ver=4, algo=SHA256, typ=0x13, created=NOW):
         area = None
     else:
         area = hashed_area(signer, created)
+        if expires is not None:
+            area += b"\x05\x03" + struct.pack(">I", expires)
         data = (key.hashed() + b"\xb4" + struct.pack(">I", len(key.uid))
                 + key.uid + v4_trailer(typ, algo, area))
     s = signer.sign(data, algo)
+    if tweak == "value":
+        s = s[:-1] + bytes([s[-1] ^ 1])
     digest = hashlib.new("sha1" if algo == SHA1 else "sha256", data).digest()
     return canon_sig(ver, typ, algo, created, area, digest, s, signer.keyid,
-                     signer.fpr if ver == 4 else None)
+                     signer.fpr if ver == 4 else None, expires)
 
 
-def doc_sig(signer, doc, algo=SHA256, created=NOW):
-    """A binary document signature (type 0x00), canonical, with content."""
+def canon_subkey(primary, sub, cert=None):
+    """A canonical subkey (no offsets: not from OpenPGP bytes)."""
+    body = (f_bytes(1, sub.material()) + f_varint(3, 1)
+            + f_bytes(8, primary.material()))
+    if cert:
+        body += f_bytes(10, cert)
+    return MAGIC + f_bytes(1, body)
+
+
+def bind(primary, sub, typ=0x18, created=NOW):
+    """primary's signature over primary and subkey (RFC 9580 5.2.4)."""
+    area = hashed_area(primary, created)
+    data = primary.hashed() + sub.hashed() + v4_trailer(typ, SHA256, area)
+    s = primary.sign(data)
+    return canon_sig(4, typ, SHA256, created, area,
+                     hashlib.sha256(data).digest(), s, primary.keyid,
+                     primary.fpr)
+
+
+def doc_sig(signer, doc, algo=SHA256, created=NOW, typ=0, expires=None,
+            tweak=None):
+    """A document signature (default binary, 0x00), canonical, with its
+    content.  expires: seconds after creation (RFC 9580 5.2.3.18).
+    tweak: "value" flips a bit of the RSA value, "quick" of the quick
+    check; the other stays right."""
     area = hashed_area(signer, created)
-    data = doc + v4_trailer(0, algo, area)
+    if expires is not None:
+        area += b"\x05\x03" + struct.pack(">I", expires)
+    data = doc + v4_trailer(typ, algo, area)
     s = signer.sign(data, algo)
     digest = hashlib.new("sha1" if algo == SHA1 else "sha256", data).digest()
-    sig = canon_sig(4, 0, algo, created, area, digest, s, signer.keyid,
-                    signer.fpr)
+    if tweak == "value":
+        s = s[:-1] + bytes([s[-1] ^ 1])
+    elif tweak == "quick":
+        digest = bytes([digest[0] ^ 0x80]) + digest[1:]
+    sig = canon_sig(4, typ, algo, created, area, digest, s, signer.keyid,
+                    signer.fpr, expires)
     return s, MAGIC + f_bytes(2, sig) + f_bytes(3, doc)
 
 
@@ -229,6 +266,24 @@ def main():
     write(out, "rsa1024.pgpk", canon_key(small))
     big = Key(3072, b"pgpk test 3072 <big@pgpk.test>")
     write(out, "rsa3072.pgpk", canon_key(big))
+    write(out, "sub-of-t.pgpk", canon_subkey(t, k, bind(t, k)))
+    write(out, "sub-of-1024.pgpk", canon_subkey(small, k, bind(small, k)))
+    # A user ID certification type (0x13) made over primary and subkey,
+    # offered as a subkey's binding: not a binding signature.
+    write(out, "sub-of-t-0x13.pgpk", canon_subkey(t, k, bind(t, k, 0x13)))
+
+    # Each check alone (issue 15): one thing wrong, all else right.
+    doc = b"a document: each check of the kernel alone\n"
+    write(out, "doc.good.pgpks", doc_sig(t, doc)[1])
+    write(out, "doc.bad-value.pgpks", doc_sig(t, doc, tweak="value")[1])
+    write(out, "doc.bad-quick.pgpks", doc_sig(t, doc, tweak="quick")[1])
+    write(out, "doc.expired.pgpks",
+          doc_sig(t, doc, created=NOW - 7200, expires=3600)[1])
+    write(out, "doc.type-0x10.pgpks", doc_sig(t, doc, typ=0x10)[1])
+    write(out, "k-by-t-bad-value.pgpk", canon_key(k, certify(t, k,
+                                                             tweak="value")))
+    write(out, "k-by-t-expired.pgpk",
+          canon_key(k, certify(t, k, created=NOW - 7200, expires=3600)))
 
     # Finding 8: an expiry no OpenPGP key can have (2^63 - 2).
     write(out, "expires-huge.pgpk", canon_key(k, expires=(1 << 63) - 2))
