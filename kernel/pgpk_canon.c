@@ -77,6 +77,28 @@ static enum pgpk_canon_reason pgpk_check_material(const void *msg, u32 *field)
 	return m->version == 4 || m->version == 6 ? PGPK_OK : PGPK_E_RANGE;
 }
 
+/*
+ * RFC 9580 9.5: a v6 signature's salt is as long as its hash says (16 for
+ * SHA2-224/256 and SHA3-256, 24 for SHA2-384, 32 for SHA2-512 and
+ * SHA3-512).  Any other length would let a salt absorb the first octets
+ * of the signed data; 0: a hash without a salt size, left to the reader.
+ */
+static u32 pgpk_salt_len(u32 hash)
+{
+	switch (hash) {
+	case 8:
+	case 11:
+	case 12:
+		return 16;
+	case 9:
+		return 24;
+	case 10:
+	case 14:
+		return 32;
+	}
+	return 0;
+}
+
 /* RFC 9580 5.2.3: the parts a signature version may and must have. */
 static enum pgpk_canon_reason pgpk_check_sig(const void *msg, u32 *field)
 {
@@ -93,11 +115,24 @@ static enum pgpk_canon_reason pgpk_check_sig(const void *msg, u32 *field)
 	*field = PGPK_SIG_SALT;
 	if (PGPK_HAS(s, PGPK_SIG_SALT) != v6)
 		return PGPK_E_MISSING;
+	if (v6 && pgpk_salt_len(s->hash_algorithm) &&
+	    s->salt.len != pgpk_salt_len(s->hash_algorithm))
+		return PGPK_E_LENGTH;
 	*field = PGPK_SIG_ISSUER_FINGERPRINT;
 	if (PGPK_HAS(s, PGPK_SIG_ISSUER_FINGERPRINT) &&
 	    s->issuer_fingerprint.len != 20 && s->issuer_fingerprint.len != 32)
 		return PGPK_E_LENGTH;
 	return PGPK_OK;
+}
+
+/* A subkey comes with its primary key (to hash its binding), only it. */
+static enum pgpk_canon_reason pgpk_check_key(const void *msg, u32 *field)
+{
+	const struct pgpk_key *k = msg;
+
+	*field = PGPK_KEY_PRIMARY;
+	return k->subkey == PGPK_HAS(k, PGPK_KEY_PRIMARY) ? PGPK_OK :
+							   PGPK_E_MISSING;
 }
 
 /* Exactly one of key and signature; content only with a signature. */
@@ -173,6 +208,7 @@ static const struct pgpk_field_desc pgpk_key_fields[] = {
 static const struct pgpk_msg_desc pgpk_key_desc = {
 	.fields = pgpk_key_fields,
 	.nr_fields = ARRAY_SIZE(pgpk_key_fields),
+	.check = pgpk_check_key,
 };
 
 static const struct pgpk_field_desc pgpk_canon_fields[] = {

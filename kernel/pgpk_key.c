@@ -115,11 +115,12 @@ static int pgpk_rsa_bits_check(const struct pgpk_key_material *m,
 			       const struct pgpk_key_id *id)
 {
 	u32 bits = (m->rsa_n.len - 1) * 8 + fls(m->rsa_n.data[0]);
+	u32 min = READ_ONCE(pgpk_min_rsa_bits);
 
-	if (bits >= READ_ONCE(pgpk_min_rsa_bits))
+	if (bits >= min)
 		return 0;
 	pr_warn("policy: key %*phN has %u-bit RSA, min_rsa_bits is %u\n",
-		PGPK_KEYID_LEN, id->keyid, bits, pgpk_min_rsa_bits);
+		PGPK_KEYID_LEN, id->keyid, bits, min);
 	return -EKEYREJECTED;
 }
 
@@ -361,6 +362,12 @@ int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,
 			(int)id.fpr_len, id.fpr, select);
 		return -ENOKEY;
 	}
+	/* RFC 9580 9.1: an RSA Encrypt-Only key (2) signs nothing. */
+	if (k->material.algorithm == 2) {
+		pr_warn("key %*phN is RSA encrypt-only\n",
+			(int)id.fpr_len, id.fpr);
+		return -ENOPKG;
+	}
 	ret = pgpk_rsa_bits_check(&k->material, &id);
 	if (!ret && k->subkey)
 		ret = pgpk_rsa_bits_check(&k->primary, &id);
@@ -404,7 +411,10 @@ int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,
 	if (expires)
 		prep->expiry = expires;
 
-	__module_get(THIS_MODULE);
+	/* The key's subtype is our code: not if we are being unloaded. */
+	ret = -ENODEV;
+	if (!try_module_get(THIS_MODULE))
+		goto error_free_desc;
 	prep->payload.data[asym_subtype] = &pgpk_key_subtype;
 	prep->payload.data[asym_key_ids] = kids;
 	prep->payload.data[asym_crypto] = pub;
@@ -413,6 +423,11 @@ int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,
 	pr_debug("key %*phN loaded\n", (int)id.fpr_len, id.fpr);
 	return 0;
 
+error_free_desc:
+	if (!prep->orig_description) {
+		kfree(prep->description);
+		prep->description = NULL;
+	}
 error_free_auth:
 	public_key_signature_free(auth);
 error_free_kids:

@@ -63,7 +63,7 @@ static int pgpk_subtype_verify(const struct key *key,
 				    key_serial(key), sig->encoding ?: "none");
 		return -EKEYREJECTED;
 	}
-	ret = query_asymmetric_key(&params, &info);
+	ret = public_key_subtype.query(&params, &info);
 	if (ret)
 		return ret;
 	if (sig->s_size > info.max_sig_size)
@@ -87,11 +87,22 @@ static int pgpk_subtype_verify(const struct key *key,
 	return ret;
 }
 
+/* What public_key says, but that a pgpk key verifies for nobody else. */
+static int pgpk_subtype_query(const struct kernel_pkey_params *params,
+			      struct kernel_pkey_query *info)
+{
+	int ret = public_key_subtype.query(params, info);
+
+	info->supported_ops &= ~KEYCTL_SUPPORTS_VERIFY;
+	return ret;
+}
+
 void pgpk_subtype_init(void)
 {
 	pgpk_key_subtype = public_key_subtype;
 	pgpk_key_subtype.owner = THIS_MODULE;
 	pgpk_key_subtype.name = "pgpk";
 	pgpk_key_subtype.name_len = sizeof("pgpk") - 1;
+	pgpk_key_subtype.query = pgpk_subtype_query;
 	pgpk_key_subtype.verify_signature = pgpk_subtype_verify;
 }

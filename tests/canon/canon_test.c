@@ -104,6 +104,23 @@ static void pgpk_rand_material(uint64_t *s, Pgpk__KeyMaterial *m,
 		pgpk_rand_bytes(s, p->e[i], 1, pgpk_rand(s) & 1 ? 4 : 1024, 1);
 }
 
+/* RFC 9580 9.5, as kernel/pgpk_canon.c; 0: no salt size known. */
+static uint32_t pgpk_salt_len(uint32_t hash)
+{
+	switch (hash) {
+	case 8:
+	case 11:
+	case 12:
+		return 16;
+	case 9:
+		return 24;
+	case 10:
+	case 14:
+		return 32;
+	}
+	return 0;
+}
+
 static void pgpk_rand_sig(uint64_t *s, Pgpk__Signature *g, struct pgpk_pools *p,
 			  int i)
 {
@@ -123,8 +140,12 @@ static void pgpk_rand_sig(uint64_t *s, Pgpk__Signature *g, struct pgpk_pools *p,
 			s, p->hashed[i], 0,
 			pgpk_rand(s) & 1 ? 64 : PGPK_MAX_HASHED_AREA, 0);
 	g->has_salt = g->version == 6;
-	if (g->has_salt)
-		g->salt = pgpk_rand_bytes(s, p->salt[i], 16, 32, 0);
+	if (g->has_salt) {
+		/* RFC 9580 9.5: a known hash's salt is its own length. */
+		uint32_t n = pgpk_salt_len(g->hash_algorithm);
+
+		g->salt = pgpk_rand_bytes(s, p->salt[i], n ?: 16, n ?: 32, 0);
+	}
 	g->quick_check = pgpk_rand_range(s, 0, 0xffff);
 	g->rsa_s = pgpk_rand_bytes(s, p->s[i], 1, PGPK_MAX_MPI, 1);
 	g->has_issuer_key_id = pgpk_rand(s) & 1;
@@ -249,7 +270,8 @@ static void pgpk_test_round_trip(unsigned int iterations)
 			key.expires = pgpk_rand_u64(&seed);
 			key.has_key_flags = pgpk_rand(&seed) & 1;
 			key.key_flags = pgpk_rand_range(&seed, 0, 255);
-			if (pgpk_rand(&seed) & 1) {
+			/* A subkey has its primary key, nothing else does. */
+			if (key.has_subkey && key.subkey) {
 				pgpk_rand_material(&seed, &prim, p, 1);
 				key.primary = &prim;
 			}
@@ -610,9 +632,13 @@ static void pgpk_test_key_variants(void)
 		 pgpk_w_uint(&rest, 11, 1));
 	KEY_CASE("material twice", PGPK_E_DUPLICATE,
 		 pgpk_w_bytes(&rest, 1, mat.buf, mat.len));
+	KEY_CASE("subkey without its primary", PGPK_E_MISSING,
+		 pgpk_w_uint(&rest, 3, 1));
+	KEY_CASE("primary key of no subkey", PGPK_E_MISSING,
+		 pgpk_w_bytes(&rest, 8, mat.buf, mat.len));
 	KEY_CASE("valid optional fields", PGPK_OK, {
 		pgpk_w_uint(&rest, 2, 0);
-		pgpk_w_uint(&rest, 3, 1);
+		pgpk_w_uint(&rest, 3, 0);
 		pgpk_w_bytes(&rest, 4, "Alice <a@example.org>", 21);
 		pgpk_w_uint(&rest, 6, UINT64_MAX);
 	});
@@ -675,6 +701,12 @@ static void pgpk_test_sig_variants(void)
 	SIG_CASE("salt of 15 octets", PGPK_E_LENGTH, 6, {
 		pgpk_w_sig_head(&sig, 6);
 		pgpk_w_bytes(&sig, 8, "123456789012345", 15);
+	});
+	SIG_CASE("SHA-256 salt of 17 octets", PGPK_E_LENGTH, 6, {
+		pgpk_w_sig_head(&sig, 6);
+		pgpk_w_bytes(&sig, 8, "12345678901234567", 17);
+		pgpk_w_uint(&sig, 9, 1);
+		pgpk_w_bytes(&sig, 10, "\x01", 1);
 	});
 	sig.len = 0;
 	pgpk_w_sig(&sig, 4);

@@ -127,11 +127,12 @@ if [ -f "$root/kernel/Kbuild" ] || [ -f "$root/kernel/Makefile" ]; then
 	if [ -z "${PGPK_VM_NO_BUILD:-}" ]; then
 		rm -rf "$kb"
 		mkdir -p "$kb"
-		# Sources only (tracked or new, never ignored build output).
+		# Sources only (tracked or new, never ignored build output;
+		# every file where git knows none: a copy of the tree).
 		(cd "$root/kernel" &&
 			{ git ls-files --cached --others --exclude-standard \
-				-- '*.c' '*.h' Kbuild Makefile 2>/dev/null ||
-				ls -1; } |
+				-- '*.c' '*.h' Kbuild Makefile 2>/dev/null |
+				grep . || ls -1; } |
 			grep -v / | grep -E '\.[ch]$|^Kbuild$|^Makefile$' |
 			grep -v '\.mod\.c$' | sort -u |
 			while read -r f; do

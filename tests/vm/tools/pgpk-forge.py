@@ -64,6 +64,40 @@ class Key:
         return self.priv.sign(data, padding.PKCS1v15(), HASHES[algo]())
 
 
+class KeyV6(Key):
+    """An RSA OpenPGP v6 key (RFC 9580 5.5.2.3)."""
+
+    def __init__(self, bits, uid, created=NOW - 86400):
+        super().__init__(bits, uid, created)
+        mat = mpi(self.n) + mpi(self.e)
+        self.body = (b"\x06" + struct.pack(">I", created) + b"\x01"
+                     + struct.pack(">I", len(mat)) + mat)
+        self.fpr = hashlib.sha256(self.hashed()).digest()
+        self.keyid = self.fpr[:8]
+
+    def hashed(self):
+        return b"\x9b" + struct.pack(">I", len(self.body)) + self.body
+
+    def material(self):
+        return f_varint(1, 6) + super().material()[2:]
+
+
+def v6_doc_sig(signer, doc, salt, created=NOW):
+    """A salted v6 binary document signature (RFC 9580 5.2.4)."""
+    area = b"\x05\x02" + struct.pack(">I", created)
+    head = bytes([6, 0, 1, SHA256]) + struct.pack(">I", len(area)) + area
+    data = salt + doc + head + b"\x06\xff" + struct.pack(">I", len(head))
+    return signer.sign(data), hashlib.sha256(data).digest(), area
+
+
+def canon_v6_sig(signer, content, salt, s, digest, area):
+    sig = (f_varint(1, 6) + f_varint(2, 0) + f_varint(3, 1)
+           + f_varint(4, SHA256) + f_varint(5, NOW) + f_bytes(7, area)
+           + f_bytes(8, salt) + f_varint(9, int.from_bytes(digest[:2], "big"))
+           + f_bytes(10, s.lstrip(b"\0")) + f_bytes(12, signer.fpr))
+    return MAGIC + f_bytes(2, sig) + f_bytes(3, content)
+
+
 def v4_trailer(typ, algo, area):
     """RFC 9580 5.2.4: v4 signature trailer over its hashed area."""
     head = bytes([4, typ, 1, algo]) + struct.pack(">H", len(area)) + area
@@ -284,6 +318,23 @@ def main():
                                                              tweak="value")))
     write(out, "k-by-t-expired.pgpk",
           canon_key(k, certify(t, k, created=NOW - 7200, expires=3600)))
+
+    # Review of finding 3's fix: a subkey without its primary key; a v6
+    # salt that swallows the start of the signed data (SHA-256: 16).
+    write(out, "sub-no-primary.pgpk",
+          MAGIC + f_bytes(1, f_bytes(1, k.material()) + f_varint(3, 1)))
+    # RSA Encrypt-Only (RFC 9580 9.1: algorithm 2) key material.
+    enc = k.material().replace(f_varint(3, 1), f_varint(3, 2), 1)
+    write(out, "rsa-encrypt-only.pgpk",
+          MAGIC + f_bytes(1, f_bytes(1, enc) + f_bytes(4, k.uid)))
+    v6 = KeyV6(2048, b"pgpk test v6 <v6@pgpk.test>")
+    write(out, "v6.pgpk", canon_key(v6))
+    doc = b"DO NOT RUN: echo owned > /tmp/pwned\n"
+    salt = os.urandom(16)
+    s, digest, area = v6_doc_sig(v6, doc, salt)
+    write(out, "v6.good.pgpks", canon_v6_sig(v6, doc, salt, s, digest, area))
+    write(out, "v6.salt-shift.pgpks",
+          canon_v6_sig(v6, doc[5:], salt + doc[:5], s, digest, area))
 
     # Finding 8: an expiry no OpenPGP key can have (2^63 - 2).
     write(out, "expires-huge.pgpk", canon_key(k, expires=(1 << 63) - 2))
