@@ -28,6 +28,7 @@ assert_contains "$(grep "^$(printf %08x "$id") " /proc/keys)" \
 	"PGP.rsa $short" "/proc/keys"
 expect_ok keyctl pkey_query "$id" 0 enc=pkcs1 hash=sha256
 assert_contains "$PGPK_OUT" "key_size=3072" "pkey_query"
+assert_contains "$PGPK_OUT" "verify=n" "pkey_query"
 
 # keyctl pkey_verify: a valid PKCS#1 v1.5 signature of a digest by this
 # key, which pgpk did not frame: refused, as it would be from IMA, X.509
