@@ -7,6 +7,7 @@
  * pgpk_upcall.c  key type "pgpk": request_key() upcall and answer cache
  * pgpk_hash.c    fingerprints and signature digests (RFC 9580 5.2.4, 5.5.4)
  * pgpk_key.c     canonical Key -> asymmetric key payload
+ * pgpk_certify.c asym_auth: the certification that vouches for a key
  * pgpk_parser.c  asymmetric key parser "pgpk"
  * pgpk_verify.c  pgpk_verify_signature(), exported
  * pgpk_test_key.c key type "pgpk_test"
@@ -58,6 +59,11 @@ void pgpk_digest_abort(struct pgpk_digest *d);
 int pgpk_sig_fit(struct public_key_signature *pks, u32 size);
 int pgpk_sig_auth_ids(struct public_key_signature *pks,
 		      const struct pgpk_sig *sig);
+
+/* pgpk_certify.c */
+struct public_key_signature *pgpk_certify(const struct pgpk_key *k,
+					  const struct pgpk_key_id *id,
+					  u32 modulus);
 
 /* pgpk_key.c */
 int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,

@@ -40,6 +40,7 @@ struct pgpk_field_desc {
 	u8 kind;
 	bool required;
 	u16 max_count;		/* repeated message field: at most; else 0 */
+	u16 elem_size;		/* repeated: sizeof of the decoded element */
 	u32 min;
 	u32 max;
 	u16 offset;		/* of the member in the decoded struct */
@@ -54,7 +55,6 @@ struct pgpk_field_desc {
 struct pgpk_msg_desc {
 	const struct pgpk_field_desc *fields;
 	u32 nr_fields;
-	u32 size;		/* of the decoded struct */
 	enum pgpk_canon_reason (*check)(const void *msg, u32 *field);
 };
 
@@ -79,8 +79,8 @@ struct pgpk_cursor {
 /* A repeated message field: a struct pgpk_repeated of elem_type. */
 #define REPEATED(type, member, elem_type, desc, n) {			\
 	.kind = PGPK_K_MSG, .offset = offsetof(type, member),		\
-	.msg = (desc), .max_count = (n) + BUILD_BUG_ON_ZERO(		\
-		sizeof(elem_type) > sizeof(union pgpk_element)) }
+	.msg = (desc), .max_count = (n), .elem_size = sizeof(elem_type) +	\
+	BUILD_BUG_ON_ZERO(sizeof(elem_type) > sizeof(union pgpk_element)) }
 
 /* RFC 9580 5.5.2: only v4 and v6 keys have a canonical form. */
 static enum pgpk_canon_reason pgpk_check_material(const void *msg, u32 *field)
@@ -143,7 +143,6 @@ static const struct pgpk_field_desc pgpk_material_fields[] = {
 static const struct pgpk_msg_desc pgpk_material_desc = {
 	.fields = pgpk_material_fields,
 	.nr_fields = ARRAY_SIZE(pgpk_material_fields),
-	.size = sizeof(struct pgpk_key_material),
 	.check = pgpk_check_material,
 };
 
@@ -167,7 +166,6 @@ static const struct pgpk_field_desc pgpk_sig_fields[] = {
 static const struct pgpk_msg_desc pgpk_sig_desc = {
 	.fields = pgpk_sig_fields,
 	.nr_fields = ARRAY_SIZE(pgpk_sig_fields),
-	.size = sizeof(struct pgpk_sig),
 	.check = pgpk_check_sig,
 };
 
@@ -191,7 +189,6 @@ static const struct pgpk_field_desc pgpk_key_fields[] = {
 static const struct pgpk_msg_desc pgpk_key_desc = {
 	.fields = pgpk_key_fields,
 	.nr_fields = ARRAY_SIZE(pgpk_key_fields),
-	.size = sizeof(struct pgpk_key),
 };
 
 static const struct pgpk_field_desc pgpk_canon_fields[] = {
@@ -204,7 +201,6 @@ static const struct pgpk_field_desc pgpk_canon_fields[] = {
 static const struct pgpk_msg_desc pgpk_canon_desc = {
 	.fields = pgpk_canon_fields,
 	.nr_fields = ARRAY_SIZE(pgpk_canon_fields),
-	.size = sizeof(struct pgpk_canon),
 	.check = pgpk_check_canon,
 };
 
@@ -279,10 +275,8 @@ static int pgpk_decode_field(struct pgpk_cursor *c, const u8 *end, u32 number,
 	/* Length-delimited: v is the length. */
 	if (v > (u64)(end - c->p))
 		return pgpk_fail(c, at, PGPK_E_TRUNCATED, number);
-	if (f->kind == PGPK_K_MSG) {
-		memset(member, 0, f->msg->size);
+	if (f->kind == PGPK_K_MSG)
 		return pgpk_decode_msg(c, c->p + v, f->msg, member);
-	}
 	if (v < f->min || v > f->max)
 		return pgpk_fail(c, at, PGPK_E_LENGTH, number);
 	if (f->kind == PGPK_K_UINT_BE && c->p[0] == 0)
@@ -308,6 +302,7 @@ static int pgpk_decode_repeated(struct pgpk_cursor *c, const u8 *start,
 
 	if (r->count == f->max_count)
 		return pgpk_fail(c, start, PGPK_E_COUNT, number);
+	memset(&scratch, 0, f->elem_size);
 	ret = pgpk_decode_field(c, end, number, f, &scratch);
 	if (ret)
 		return ret;
@@ -386,24 +381,21 @@ bool pgpk_canon_is_canonical(const u8 *blob, size_t len)
  */
 int pgpk_canon_next(const struct pgpk_repeated *r, u32 *pos, void *out)
 {
-	struct pgpk_cursor c = { .base = r->data, .p = r->data + *pos };
 	const struct pgpk_field_desc *f = r->field;
-	const u8 *end = r->data + r->len;
+	struct pgpk_cursor c = { .base = r->data };
 	u64 tag;
 	int ret;
 
 	if (*pos >= r->len)
-		return -ENOENT;
-	ret = pgpk_read_varint(&c, end, 0, &tag);
+		return -ENOENT;	/* r->data may be NULL: no arithmetic */
+	c.p = r->data + *pos;
+	ret = pgpk_read_varint(&c, r->data + r->len, 0, &tag);
 	if (ret)
 		return ret;
-	if ((tag & 7) != 2)
-		return -EBADMSG;
-	ret = pgpk_decode_field(&c, end, tag >> 3, f, out);
-	if (ret)
-		return ret;
+	memset(out, 0, f->elem_size);
+	ret = pgpk_decode_field(&c, r->data + r->len, tag >> 3, f, out);
 	*pos = c.p - r->data;
-	return 0;
+	return ret;
 }
 
 /**

@@ -275,8 +275,9 @@ struct public_key_signature *pgpk_digest_end(struct pgpk_digest *d)
 
 	/* RFC 9580 5.2.3: the left 16 bits of the hash, as a quick check. */
 	if (get_unaligned_be16(pks->digest) != sig->quick_check) {
-		pr_warn("signature quick check %04x, computed %02x%02x\n",
-			sig->quick_check, pks->digest[0], pks->digest[1]);
+		pr_warn_ratelimited("signature quick check %04x, computed %02x%02x\n",
+				    sig->quick_check, pks->digest[0],
+				    pks->digest[1]);
 		public_key_signature_free(pks);
 		return ERR_PTR(-EKEYREJECTED);
 	}
