@@ -1,0 +1,64 @@
+#!/bin/sh
+# Certificate poisoning (issue 9, finding 6): anyone can append forged,
+# newer third-party certifications to a key that a trusted key really
+# certified.  The helper used to offer the newest one, so the kernel
+# refused the key (bad digest) or the restricted keyring did (ENOKEY).
+# Now the helper offers every candidate and the kernel picks the one that
+# verifies with a key the caller can reach.  With 100 forgeries (random
+# issuers; some claiming rsa2048 or rsa3072 with random values, some of
+# those with the right quick check), certified.pgp
+#   (a) loads into @s, OpenPGP and canonical;
+#   (b) is accepted by keyrings restricted to rsa2048, by keyring and by
+#       key, the anchor linked into the session keyring;
+#   (c) without rsa2048's genuine certification, loads into @s but is
+#       refused (ENOKEY) by both restricted keyrings.
+# A 64 KiB key full of forgeries claiming rsa2048 still loads, restricted,
+# in bounded time.
+# pgpk-timeout: 180
+. /pgpk/lib.sh
+C=$PGPK_DATA/c
+K=$PGPK_DATA/k
+pgpk_need_helper
+pgpk_need_module
+pgpk_need_data c/flood.pgp c/forged-only.pgp c/flood.pgpk \
+	c/forged-only.pgpk c/flood-max.pgp k/rsa2048.pgpk
+pgpk_load
+
+# (a) and the unrestricted half of (c)
+for f in flood.pgp flood.pgpk forged-only.pgp forged-only.pgpk; do
+	expect_ok keyctl padd asymmetric "" @s <"$C/$f"
+	expect_ok keyctl unlink "$PGPK_OUT" @s
+done
+
+expect_ok keyctl newring trusted @s
+trusted=$PGPK_OUT
+expect_ok keyctl padd asymmetric "" "$trusted" <"$K/rsa2048.pgpk"
+signer=$PGPK_OUT
+
+n=0
+for anchor in "$trusted" "$signer"; do
+	n=$((n + 1))
+	expect_ok keyctl newring "restricted$n" @s
+	ring=$PGPK_OUT
+	expect_ok keyctl restrict_keyring "$ring" asymmetric \
+		"key_or_keyring:$anchor"
+	# (b)
+	expect_ok keyctl padd asymmetric "" "$ring" <"$C/flood.pgp"
+	expect_ok keyctl padd asymmetric "" "$ring" <"$C/flood.pgpk"
+	# (c)
+	expect_fail ENOKEY keyctl padd asymmetric "" "$ring" \
+		<"$C/forged-only.pgp"
+	expect_fail ENOKEY keyctl padd asymmetric "" "$ring" \
+		<"$C/forged-only.pgpk"
+done
+assert_eq 2 "$(keyctl rlist "$ring" | wc -w)" \
+	"keys in the last restricted keyring (flood.pgp, flood.pgpk)"
+
+# The worst case: every candidate but one claims rsa2048 and needs an RSA
+# operation before it is refused.
+count=$(cat "$C/flood-max.count")
+t0=$(date +%s)
+expect_ok keyctl padd asymmetric "" "$ring" <"$C/flood-max.pgp"
+t1=$(date +%s)
+echo "flood-max: $count forgeries, $(wc -c <"$C/flood-max.pgp") octets, restricted add_key in $((t1 - t0)) s"
+exit 0
