@@ -224,19 +224,6 @@ static bool pgpk_is_candidate(const struct pgpk_pubkey *key,
 	return !self && !pgpk_certification_revoked(uid, s);
 }
 
-/* Newest first; on equal times the later packet first. */
-static int pgpk_candidate_cmp(const void *a, const void *b)
-{
-	const struct pgpk_signature *x =
-		*(const struct pgpk_signature *const *)a;
-	const struct pgpk_signature *y =
-		*(const struct pgpk_signature *const *)b;
-
-	if (x->created != y->created)
-		return x->created > y->created ? -1 : 1;
-	return x > y ? -1 : (x < y ? 1 : 0);
-}
-
 /*
  * Key.third_party: every candidate certification of the user ID, newest
  * first, at most PGPK_MAX_THIRD_PARTY (more than a 64 KiB add_key payload
@@ -259,7 +246,7 @@ static int pgpk_third_party(const struct pgpk_pubkey *key,
 	for (i = 0; i < uid->nsigs; i++)
 		if (pgpk_is_candidate(key, uid, &uid->sigs[i]))
 			cands[(*n)++] = &uid->sigs[i];
-	qsort(cands, *n, sizeof(*cands), pgpk_candidate_cmp);
+	pgpk_sort_newest(cands, *n);
 	if (*n > PGPK_MAX_THIRD_PARTY)
 		*n = PGPK_MAX_THIRD_PARTY;
 	*out = cands;

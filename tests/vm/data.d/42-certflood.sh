@@ -66,6 +66,16 @@ while len(big) > 65535:
     big = flood(certified, n, 1, True)
 open(c + "/flood-max.pgp", "wb").write(big)
 open(c + "/flood-max.count", "w").write("%d\n" % n)
+# 200 forged self-certifications (issuer: the key itself), newer than the
+# real one: the helper verifies them newest first, and used to sort them
+# with qsort(), whose sysinfo() call the sandbox kills.
+import hashlib
+key, uid, _ = f.split_key(certified)
+me = hashlib.sha1(b"\x99" + len(key).to_bytes(2, "big") + key).digest()
+extra = b"".join(f.certification(key, uid, me[-8:], now + 1000 + i,
+                                 issuer_fpr=me, sig_type=0x13)
+                 for i in range(200))
+open(c + "/selfflood.pgp", "wb").write(f.insert_after_uid(certified, extra))
 PY
 python3 "$root/tests/vm/tools/pgpk-mkcanon.py" key "$c/flood.pgp" \
 	>"$c/flood.pgpk"
