@@ -10,18 +10,20 @@
  * add_key, each candidate's issuer is looked up among the OpenPGP keys
  * the caller can reach (the module's ".pgpk" keyring, then the caller's
  * own keyrings); the first candidate that verifies with its issuer
- * becomes asym_auth.  If none does, the key's own certification
- * (Key.certification) is used, as before.  A candidate that fails for any
- * reason is skipped, never fatal: appended junk cannot make a key
- * unloadable.
+ * becomes asym_auth, root's keys first.  If none does, the key's own
+ * certification (Key.certification) is used, as before.  A candidate that
+ * fails for any reason is skipped, never fatal: appended junk cannot make
+ * a key unloadable.
  *
  * Work per key: at most PGPK_MAX_THIRD_PARTY candidates (the decoder's
  * bound), each costing two keyring searches, and only when its issuer is
- * found, one digest and one RSA verification.  kernel/README.md
- * ("asym_auth") has the worst case and the abuse analysis.
+ * found, one digest and one RSA verification (a candidate judged in the
+ * ".pgpk" pass is not tried again).  kernel/README.md ("asym_auth") has
+ * the worst case and the abuse analysis.
  */
 #define pr_fmt(fmt) "pgpk: " fmt
 
+#include <linux/bitmap.h>
 #include <linux/key.h>
 #include <linux/sched.h>
 #include <linux/timekeeping.h>
@@ -40,6 +42,8 @@
  * is 8 or more octets shorter than the modulus with probability 2^-64.
  */
 #define PGPK_SIG_SLACK		8
+
+static const char pgpk_no_issuer[] = "issuer not reachable";
 
 /*
  * RFC 9580 5.2.4: what a certification hashes: a user ID certification
@@ -109,12 +113,13 @@ static bool pgpk_id_is(const struct asymmetric_key_id *kid,
 }
 
 /*
- * The issuer of @sig among the keys the caller can reach: ".pgpk" first
- * (root's), then the caller's process keyrings, searched by
- * request_key_tag() without a callout (nothing is constructed, no
- * upcall).  It must be an OpenPGP key with @sig's fingerprint and key ID.
+ * The issuer of @sig in ".pgpk" (root's trusted keys), or with @caller in
+ * the caller's process keyrings, searched by request_key_tag() without a
+ * callout (nothing is constructed, no upcall).  It must be an OpenPGP key
+ * with @sig's fingerprint and key ID.
  */
-static struct key *pgpk_find_certifier(const struct pgpk_sig *sig)
+static struct key *pgpk_find_certifier(const struct pgpk_sig *sig,
+				       bool caller)
 {
 	const struct pgpk_bytes *fpr = &sig->issuer_fingerprint;
 	const struct pgpk_bytes *keyid = &sig->issuer_key_id;
@@ -131,11 +136,13 @@ static struct key *pgpk_find_certifier(const struct pgpk_sig *sig)
 	else
 		return ERR_PTR(-ENOKEY);
 
-	ref = keyring_search(make_key_ref(pgpk_trusted_keys, true),
-			     &key_type_asymmetric, desc, true);
-	key = IS_ERR(ref) ? request_key_tag(&key_type_asymmetric, desc,
-					    NULL, NULL) :
-			    key_ref_to_ptr(ref);
+	if (caller) {
+		key = request_key_tag(&key_type_asymmetric, desc, NULL, NULL);
+	} else {
+		ref = keyring_search(make_key_ref(pgpk_trusted_keys, true),
+				     &key_type_asymmetric, desc, true);
+		key = IS_ERR(ref) ? ERR_CAST(ref) : key_ref_to_ptr(ref);
+	}
 	if (IS_ERR(key))
 		return key;
 	kids = asymmetric_key_ids(key);
@@ -187,7 +194,7 @@ static const char *pgpk_candidate_unfit(const struct pgpk_key *k,
 /* Candidate @sig verified with its issuer, or why not (ERR_PTR). */
 static struct public_key_signature *
 pgpk_candidate(const struct pgpk_key *k, const struct pgpk_sig *sig,
-	       const char **why)
+	       bool caller, const char **why)
 {
 	struct public_key_signature *pks;
 	struct key *issuer;
@@ -196,8 +203,8 @@ pgpk_candidate(const struct pgpk_key *k, const struct pgpk_sig *sig,
 	*why = pgpk_candidate_unfit(k, sig);
 	if (*why)
 		return ERR_PTR(-EKEYREJECTED);
-	*why = "issuer not reachable";
-	issuer = pgpk_find_certifier(sig);
+	*why = pgpk_no_issuer;
+	issuer = pgpk_find_certifier(sig, caller);
 	if (IS_ERR(issuer))
 		return ERR_CAST(issuer);
 	*why = "RSA value does not fit the issuer's modulus";
@@ -278,6 +285,43 @@ error_free_pks:
 	return ERR_PTR(ret);
 }
 
+/*
+ * The first candidate whose issuer, in ".pgpk" or (@caller) in the
+ * caller's keyrings, verifies it.  The first pass marks in @judged every
+ * candidate it did more than look up, so that none costs a second digest
+ * or RSA operation.
+ */
+static struct public_key_signature *
+pgpk_certify_pass(const struct pgpk_key *k, const struct pgpk_key_id *id,
+		  bool caller, unsigned long *judged)
+{
+	struct public_key_signature *pks;
+	struct pgpk_sig sig;
+	const char *why;
+	u32 pos = 0, i;
+
+	for (i = 1; !pgpk_canon_next(&k->third_party, &pos, &sig); i++) {
+		if (test_bit(i - 1, judged))
+			continue;
+		pks = pgpk_candidate(k, &sig, caller, &why);
+		if (!IS_ERR(pks)) {
+			pr_debug("key %*phN: third-party certification %u of %u verified\n",
+				 PGPK_KEYID_LEN, id->keyid, i,
+				 k->third_party.count);
+			return pks;
+		}
+		if (why != pgpk_no_issuer)
+			__set_bit(i - 1, judged);
+		if (caller || why != pgpk_no_issuer)
+			pr_info_ratelimited("key %*phN: third-party certification %u of %u skipped: %s (%ld)\n",
+					    PGPK_KEYID_LEN, id->keyid, i,
+					    k->third_party.count, why,
+					    PTR_ERR(pks));
+		cond_resched();
+	}
+	return NULL;
+}
+
 /**
  * pgpk_certify - choose asym_auth for a key being loaded
  * @k: the decoded Key
@@ -285,7 +329,8 @@ error_free_pks:
  * @modulus: its modulus size in octets
  *
  * The first Key.third_party candidate that verifies with an OpenPGP key
- * the caller can reach, else Key.certification, else none.
+ * of ".pgpk", else the first that verifies with one the caller can
+ * reach, else Key.certification, else none.
  *
  * Return: the signature, NULL for none, or an error from
  * Key.certification (-EBADMSG for a type that vouches for nothing,
@@ -295,25 +340,12 @@ struct public_key_signature *pgpk_certify(const struct pgpk_key *k,
 					  const struct pgpk_key_id *id,
 					  u32 modulus)
 {
+	DECLARE_BITMAP(judged, PGPK_MAX_THIRD_PARTY) = { 0 };
 	struct public_key_signature *pks;
-	struct pgpk_sig sig;
-	const char *why;
-	u32 pos = 0, i;
 
-	for (i = 0; !pgpk_canon_next(&k->third_party, &pos, &sig); i++) {
-		pks = pgpk_candidate(k, &sig, &why);
-		if (!IS_ERR(pks)) {
-			pr_debug("key %*phN: third-party certification %u of %u verified\n",
-				 PGPK_KEYID_LEN, id->keyid, i + 1,
-				 k->third_party.count);
-			return pks;
-		}
-		pr_info_ratelimited("key %*phN: third-party certification %u of %u skipped: %s (%ld)\n",
-				    PGPK_KEYID_LEN, id->keyid, i + 1,
-				    k->third_party.count, why, PTR_ERR(pks));
-		cond_resched();
-	}
-	if (!PGPK_HAS(k, PGPK_KEY_CERTIFICATION))
-		return NULL;
+	pks = pgpk_certify_pass(k, id, false, judged) ?:
+	      pgpk_certify_pass(k, id, true, judged);
+	if (pks || !PGPK_HAS(k, PGPK_KEY_CERTIFICATION))
+		return pks;
 	return pgpk_certification(k, id, modulus);
 }

@@ -13,7 +13,8 @@
 #   (c) without rsa2048's genuine certification, loads into @s but is
 #       refused (ENOKEY) by both restricted keyrings.
 # A 64 KiB key full of forgeries claiming rsa2048 still loads, restricted,
-# in bounded time; so does one with 200 forged self-certifications.
+# in bounded time; so does one with 200 forged self-certifications.  An
+# anchor in the module's ".pgpk" keyring is found there.
 # pgpk-timeout: 180
 . /pgpk/lib.sh
 C=$PGPK_DATA/c
@@ -21,7 +22,8 @@ K=$PGPK_DATA/k
 pgpk_need_helper
 pgpk_need_module
 pgpk_need_data c/flood.pgp c/forged-only.pgp c/flood.pgpk \
-	c/forged-only.pgpk c/flood-max.pgp c/selfflood.pgp k/rsa2048.pgpk
+	c/forged-only.pgpk c/flood-max.pgp c/selfflood.pgp k/rsa2048.pgpk \
+	k/pubring.pgpk
 pgpk_load
 
 # (a) and the unrestricted half of (c); selfflood.pgp: 200 forged self-
@@ -64,4 +66,21 @@ t0=$(cut -d ' ' -f 1 /proc/uptime)
 expect_ok keyctl padd asymmetric "" "$ring" <"$C/flood-max.pgp"
 t1=$(cut -d ' ' -f 1 /proc/uptime)
 echo "flood-max: $count forgeries, $(wc -c <"$C/flood-max.pgp") octets, restricted add_key from $t0 s to $t1 s (uptime)"
+
+# The anchor only in ".pgpk" (the preload bundle holds rsa2048), in no
+# keyring of the caller: found there.
+expect_ok keyctl unlink "$trusted" @s
+pgpk_unload
+mkdir -p /lib/firmware/pgpk
+cp "$K/pubring.pgpk" /lib/firmware/pgpk/pubring.pgpk
+pgpk_load bundle=pgpk/pubring.pgpk
+rm -f /lib/firmware/pgpk/pubring.pgpk
+pgpk=$(awk '$9 == ".pgpk:" && $2 !~ /R/ { print $1 }' /proc/keys | tail -n 1)
+[ -n "$pgpk" ] || pgpk_fail "no .pgpk keyring in /proc/keys"
+expect_ok keyctl newring bypgpk @s
+ring=$PGPK_OUT
+expect_ok keyctl restrict_keyring "$ring" asymmetric \
+	"key_or_keyring:$((0x$pgpk))"
+expect_ok keyctl padd asymmetric "" "$ring" <"$C/flood.pgpk"
+expect_fail ENOKEY keyctl padd asymmetric "" "$ring" <"$C/forged-only.pgpk"
 exit 0
