@@ -359,6 +359,11 @@ int pgpk_key_canonical(const struct pgpk_keyring *ring,
 		k.third_party = tps;
 	}
 	c.key = &k;
+	/* Candidates never make a key unconvertible: the oldest go first. */
+	while (k.n_third_party &&
+	       PGPK_MAGIC_LEN + pgpk__canonical__get_packed_size(&c) >
+		       PGPK_MAX_BLOB)
+		k.n_third_party--;
 	ret = pgpk_pack(&c, blob, blob_len, err);
 out_free:
 	free(tps);
