@@ -14,7 +14,8 @@
 #       refused (ENOKEY) by both restricted keyrings.
 # A 64 KiB key full of forgeries claiming rsa2048 still loads, restricted,
 # in bounded time; so does one with 200 forged self-certifications.  An
-# anchor in the module's ".pgpk" keyring is found there.
+# anchor in the module's ".pgpk" keyring is found there.  The candidate
+# path leaks nothing.
 # pgpk-timeout: 180
 . /pgpk/lib.sh
 C=$PGPK_DATA/c
@@ -23,7 +24,7 @@ pgpk_need_helper
 pgpk_need_module
 pgpk_need_data c/flood.pgp c/forged-only.pgp c/flood.pgpk \
 	c/forged-only.pgpk c/flood-max.pgp c/selfflood.pgp k/rsa2048.pgpk \
-	k/pubring.pgpk
+	k/pubring.pgpk k/pgpk-bench
 pgpk_load
 
 # (a) and the unrestricted half of (c); selfflood.pgp: 200 forged self-
@@ -66,6 +67,22 @@ t0=$(cut -d ' ' -f 1 /proc/uptime)
 expect_ok keyctl padd asymmetric "" "$ring" <"$C/flood-max.pgp"
 t1=$(cut -d ' ' -f 1 /proc/uptime)
 echo "flood-max: $count forgeries, $(wc -c <"$C/flood-max.pgp") octets, restricted add_key from $t0 s to $t1 s (uptime)"
+
+# No leak on the candidate path: 400 refusals of forged-only.pgpk (100
+# candidates each, those claiming rsa2048 verified and refused; no key is
+# created, so nothing is queued for IMA) leave the unreclaimable slab as
+# it was, within 16 kB: less than leaking 64 octets per refusal, or the
+# smallest object (8 octets) per candidate (320 kB), would add.
+slab() { awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo; }
+"$K/pgpk-bench" warm-up "$C/forged-only.pgpk" "$ring" 50 asymmetric
+sleep 1
+before=$(slab)
+"$K/pgpk-bench" forged-only "$C/forged-only.pgpk" "$ring" 400 asymmetric
+sleep 1
+after=$(slab)
+echo "SUnreclaim forged-only x 400: $before kB -> $after kB"
+[ $((after - before)) -le 16 ] ||
+	pgpk_fail "candidate path: unreclaimable slab grew by $((after - before)) kB"
 
 # The anchor only in ".pgpk" (the preload bundle holds rsa2048), in no
 # keyring of the caller: found there.

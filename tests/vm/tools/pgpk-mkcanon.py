@@ -9,6 +9,7 @@ feed it (RSA v4 keys and signatures from gpg), nothing more.
 
 usage: pgpk-mkcanon.py key FILE [SELECT] [--no-offsets] [--no-cert]
                          [--cert-type=N]   (pick that signature type)
+                         [--no-third-party]
   (Key.certification: the self-certification or binding; Key.third_party:
   the others' certifications of the user ID, newest first.)
        pgpk-mkcanon.py sig FILE [--content=DATA]
@@ -297,7 +298,7 @@ def main():
             out += f_varint(9, primary[1])
     if cert and "--no-cert" not in flags:
         out += f_bytes(10, cert[0])
-    for c in third[:256]:
+    for c in ([] if "--no-third-party" in flags else third[:256]):
         out += f_bytes(11, c[0])
     sys.stdout.buffer.write(MAGIC + f_bytes(1, out))
 
