@@ -24,13 +24,16 @@ struct pgpk_dump {
 	bool first; /* JSON: no comma before the next member */
 };
 
+/* A NULL name: an element of a list. */
 static void pgpk_dump_name(struct pgpk_dump *d, const char *name)
 {
 	if (d->json) {
-		fprintf(d->out, "%s\"%s\":", d->first ? "" : ",", name);
+		fprintf(d->out, "%s", d->first ? "" : ",");
+		if (name)
+			fprintf(d->out, "\"%s\":", name);
 		d->first = false;
 	} else {
-		fprintf(d->out, "%*s%s: ", d->depth * 2, "", name);
+		fprintf(d->out, "%*s%s: ", d->depth * 2, "", name ? name : "-");
 	}
 }
 
@@ -141,6 +144,25 @@ static void pgpk_dump_sig(struct pgpk_dump *d, const char *name,
  * Fingerprint of the rebuilt key packet (RFC 9580 5.5.4: v4 SHA-1, v6
  * SHA-256), as the kernel computes it.  Returns its length, 0 on error.
  */
+/* A repeated Signature field, element by element as the kernel reads it. */
+static void pgpk_dump_sigs(struct pgpk_dump *d, const char *name,
+			   const struct pgpk_repeated *r)
+{
+	struct pgpk_sig s;
+	u32 pos = 0;
+
+	pgpk_dump_name(d, name);
+	fputs(d->json ? "[" : "\n", d->out);
+	d->depth++;
+	d->first = true;
+	while (!pgpk_canon_next(r, &pos, &s))
+		pgpk_dump_sig(d, NULL, &s);
+	d->depth--;
+	if (d->json)
+		fputc(']', d->out);
+	d->first = false;
+}
+
 static unsigned int pgpk_dump_fpr(const struct pgpk_key_material *m, u8 *fpr)
 {
 	size_t blen = pgpk_rebuild_key_len(m);
@@ -227,6 +249,8 @@ static void pgpk_dump_key(struct pgpk_dump *d, const struct pgpk_key *k)
 		pgpk_dump_u64(d, "primary_offset", k->primary_offset);
 	if (PGPK_HAS(k, PGPK_KEY_CERTIFICATION))
 		pgpk_dump_sig(d, "certification", &k->certification);
+	if (PGPK_HAS(k, PGPK_KEY_THIRD_PARTY))
+		pgpk_dump_sigs(d, "third_party", &k->third_party);
 	pgpk_dump_close(d);
 }
 

@@ -60,6 +60,21 @@ static void pgpk_print_sig(const char *label, const struct pgpk_sig *s)
 		pgpk_print_hex("  issuer key ID: ", &s->issuer_key_id);
 }
 
+/* Key.third_party, each candidate decoded again as the kernel does. */
+static void pgpk_print_third_party(const struct pgpk_repeated *r)
+{
+	struct pgpk_sig s;
+	char label[32];
+	u32 pos = 0, i = 0;
+
+	if (r->count)
+		printf("  %u third-party candidates, newest first\n", r->count);
+	while (!pgpk_canon_next(r, &pos, &s)) {
+		snprintf(label, sizeof(label), "  third_party[%u]", i++);
+		pgpk_print_sig(label, &s);
+	}
+}
+
 /* A readable summary of a blob the strict decoder accepted. */
 static void pgpk_print_canon(const struct pgpk_canon *c)
 {
@@ -83,6 +98,7 @@ static void pgpk_print_canon(const struct pgpk_canon *c)
 		}
 		if (PGPK_HAS(k, PGPK_KEY_CERTIFICATION))
 			pgpk_print_sig("  certification", &k->certification);
+		pgpk_print_third_party(&k->third_party);
 	}
 	if (PGPK_HAS(c, PGPK_CANON_SIGNATURE))
 		pgpk_print_sig("signature", &c->sig);

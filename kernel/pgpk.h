@@ -8,6 +8,7 @@
  * pgpk_hash.c    fingerprints and signature digests (RFC 9580 5.2.4, 5.5.4)
  * pgpk_key.c     canonical Key -> asymmetric key payload, kernel policy
  * pgpk_subtype.c what a pgpk key verifies (trust rule 6)
+ * pgpk_certify.c asym_auth: the certification that vouches for a key
  * pgpk_parser.c  asymmetric key parser "pgpk"
  * pgpk_verify.c  pgpk_verify_signature(), exported
  * pgpk_test_key.c key type "pgpk_test"
@@ -47,6 +48,7 @@ void pgpk_upcall_exit(void);
 
 /* pgpk_hash.c */
 struct pgpk_digest;
+bool pgpk_hash_weak(u32 id);
 int pgpk_key_body(const struct pgpk_key_material *m, u8 **body, size_t *len);
 int pgpk_key_identify(const struct pgpk_key_material *m,
 		      struct pgpk_key_id *id);
@@ -58,6 +60,10 @@ struct public_key_signature *pgpk_digest_end(struct pgpk_digest *d);
 void pgpk_digest_abort(struct pgpk_digest *d);
 int pgpk_sig_auth_ids(struct public_key_signature *pks,
 		      const struct pgpk_sig *sig);
+
+/* pgpk_certify.c */
+struct public_key_signature *pgpk_certify(const struct pgpk_key *k,
+					  const struct pgpk_key_id *id);
 
 /* pgpk_key.c */
 int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,

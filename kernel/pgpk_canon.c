@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <string.h>
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define BUILD_BUG_ON_ZERO(e) ((int)(sizeof(struct { int:(-!!(e)); })))
 #endif
 
 #include "pgpk_canon.h"
@@ -38,6 +39,8 @@ struct pgpk_msg_desc;
 struct pgpk_field_desc {
 	u8 kind;
 	bool required;
+	u16 max_count;		/* repeated message field: at most; else 0 */
+	u16 elem_size;		/* repeated: sizeof of the decoded element */
 	u32 min;
 	u32 max;
 	u16 offset;		/* of the member in the decoded struct */
@@ -55,6 +58,12 @@ struct pgpk_msg_desc {
 	enum pgpk_canon_reason (*check)(const void *msg, u32 *field);
 };
 
+/* Where an element of a repeated field is validated during decoding. */
+union pgpk_element {
+	struct pgpk_sig sig;
+	struct pgpk_key_material material;
+};
+
 struct pgpk_cursor {
 	const u8 *base;
 	const u8 *p;
@@ -67,6 +76,11 @@ struct pgpk_cursor {
 #define SUBMSG(type, member, req, desc) {				\
 	.kind = PGPK_K_MSG, .required = (req),				\
 	.offset = offsetof(type, member), .msg = (desc) }
+/* A repeated message field: a struct pgpk_repeated of elem_type. */
+#define REPEATED(type, member, elem_type, desc, n) {			\
+	.kind = PGPK_K_MSG, .offset = offsetof(type, member),		\
+	.msg = (desc), .max_count = (n), .elem_size = sizeof(elem_type) +	\
+	BUILD_BUG_ON_ZERO(sizeof(elem_type) > sizeof(union pgpk_element)) }
 
 /* RFC 9580 5.5.2: only v4 and v6 keys have a canonical form. */
 static enum pgpk_canon_reason pgpk_check_material(const void *msg, u32 *field)
@@ -203,6 +217,8 @@ static const struct pgpk_field_desc pgpk_key_fields[] = {
 	SUBMSG(struct pgpk_key, primary, false, &pgpk_material_desc),
 	KEY(primary_offset,	PGPK_K_U32,	false, 0, 0xffffffff),
 	SUBMSG(struct pgpk_key, certification, false, &pgpk_sig_desc),
+	REPEATED(struct pgpk_key, third_party, struct pgpk_sig,
+		 &pgpk_sig_desc, PGPK_MAX_THIRD_PARTY),
 };
 
 static const struct pgpk_msg_desc pgpk_key_desc = {
@@ -265,9 +281,8 @@ static int pgpk_decode_msg(struct pgpk_cursor *c, const u8 *end,
 			   const struct pgpk_msg_desc *desc, void *out);
 
 static int pgpk_decode_field(struct pgpk_cursor *c, const u8 *end, u32 number,
-			     const struct pgpk_field_desc *f, void *out)
+			     const struct pgpk_field_desc *f, void *member)
 {
-	void *member = (u8 *)out + f->offset;
 	struct pgpk_bytes *bytes = member;
 	const u8 *at = c->p;
 	u64 v;
@@ -308,6 +323,33 @@ static int pgpk_decode_field(struct pgpk_cursor *c, const u8 *end, u32 number,
 	return 0;
 }
 
+/*
+ * One more occurrence of a repeated field, at @start: validated in a
+ * scratch element, recorded as part of the span.  Occurrences are
+ * consecutive, as field numbers ascend.
+ */
+static int pgpk_decode_repeated(struct pgpk_cursor *c, const u8 *start,
+				const u8 *end, u32 number,
+				const struct pgpk_field_desc *f,
+				struct pgpk_repeated *r)
+{
+	union pgpk_element scratch;
+	int ret;
+
+	if (r->count == f->max_count)
+		return pgpk_fail(c, start, PGPK_E_COUNT, number);
+	memset(&scratch, 0, f->elem_size);
+	ret = pgpk_decode_field(c, end, number, f, &scratch);
+	if (ret)
+		return ret;
+	if (!r->count++) {
+		r->data = start;
+		r->field = f;
+	}
+	r->len = c->p - r->data;
+	return 0;
+}
+
 static int pgpk_decode_msg(struct pgpk_cursor *c, const u8 *end,
 			   const struct pgpk_msg_desc *desc, void *out)
 {
@@ -327,14 +369,19 @@ static int pgpk_decode_msg(struct pgpk_cursor *c, const u8 *end,
 		if (tag >> 3 == 0 || tag >> 3 > desc->nr_fields)
 			return pgpk_fail(c, start, PGPK_E_UNKNOWN_FIELD, 0);
 		number = tag >> 3;
-		if (number == last)
+		f = &desc->fields[number - 1];
+		if (number == last && !f->max_count)
 			return pgpk_fail(c, start, PGPK_E_DUPLICATE, number);
 		if (number < last)
 			return pgpk_fail(c, start, PGPK_E_ORDER, number);
-		f = &desc->fields[number - 1];
 		if ((tag & 7) != (f->kind >= PGPK_K_BYTES ? 2 : 0))
 			return pgpk_fail(c, start, PGPK_E_WIRE_TYPE, number);
-		ret = pgpk_decode_field(c, end, number, f, out);
+		if (f->max_count)
+			ret = pgpk_decode_repeated(c, start, end, number, f,
+						   (void *)((u8 *)out + f->offset));
+		else
+			ret = pgpk_decode_field(c, end, number, f,
+						(u8 *)out + f->offset);
 		if (ret)
 			return ret;
 		*present |= 1u << number;
@@ -355,6 +402,36 @@ static int pgpk_decode_msg(struct pgpk_cursor *c, const u8 *end,
 bool pgpk_canon_is_canonical(const u8 *blob, size_t len)
 {
 	return len >= PGPK_MAGIC_LEN && !memcmp(blob, PGPK_MAGIC, PGPK_MAGIC_LEN);
+}
+
+/**
+ * pgpk_canon_next - decode the next element of a repeated field
+ * @r: the repeated field, from a decoded message
+ * @pos: where the element starts in @r's span; 0 for the first, advanced
+ * @out: the element (e.g. a struct pgpk_sig), zeroed and decoded
+ *
+ * The element is decoded again by the code that validated it.
+ *
+ * Return: 0, -ENOENT after the last element, -EBADMSG if the span is not
+ * what the decoder accepted.
+ */
+int pgpk_canon_next(const struct pgpk_repeated *r, u32 *pos, void *out)
+{
+	const struct pgpk_field_desc *f = r->field;
+	struct pgpk_cursor c = { .base = r->data };
+	u64 tag;
+	int ret;
+
+	if (*pos >= r->len)
+		return -ENOENT;	/* r->data may be NULL: no arithmetic */
+	c.p = r->data + *pos;
+	ret = pgpk_read_varint(&c, r->data + r->len, 0, &tag);
+	if (ret)
+		return ret;
+	memset(out, 0, f->elem_size);
+	ret = pgpk_decode_field(&c, r->data + r->len, tag >> 3, f, out);
+	*pos = c.p - r->data;
+	return ret;
 }
 
 /**
@@ -399,6 +476,7 @@ const char *pgpk_canon_reason_str(enum pgpk_canon_reason reason)
 		[PGPK_E_LEADING_ZERO]	= "integer with leading zero",
 		[PGPK_E_MISSING]	= "required field missing",
 		[PGPK_E_ENVELOPE]	= "not exactly one key or signature",
+		[PGPK_E_COUNT]		= "repeated field occurs too often",
 	};
 
 	if ((unsigned int)reason >= PGPK_E_NR_REASONS)

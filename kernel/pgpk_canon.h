@@ -32,6 +32,14 @@ typedef __u64 u64;
 #define PGPK_MAX_USER_ID	4096
 #define PGPK_MAX_HASHED_AREA	65535
 #define PGPK_MAX_CONTENT	(1024 * 1024 - 65536)
+/*
+ * Candidate third-party certifications of a key (Key.third_party): more
+ * than the 234 a 64 KiB add_key payload can hold, so that no flood of
+ * forgeries can push a genuine one out of the helper's answer.
+ */
+#define PGPK_MAX_THIRD_PARTY	256
+/* Issuers smaller than this are refused; their values are >= 248 octets. */
+#define PGPK_MIN_ISSUER_BITS	2048
 
 /* Field numbers, as in proto/pgpk.proto.  Bit n of .present is field n. */
 enum pgpk_material_field {
@@ -68,6 +76,7 @@ enum pgpk_key_field {
 	PGPK_KEY_PRIMARY,
 	PGPK_KEY_PRIMARY_OFFSET,
 	PGPK_KEY_CERTIFICATION,
+	PGPK_KEY_THIRD_PARTY,
 };
 
 enum pgpk_canon_field {
@@ -81,6 +90,18 @@ enum pgpk_canon_field {
 struct pgpk_bytes {
 	const u8 *data;
 	u32 len;
+};
+
+/*
+ * A repeated field: its consecutive occurrences, each validated like a
+ * single one, kept as the raw span (first tag to end of the last element)
+ * and re-decoded one by one with pgpk_canon_next().
+ */
+struct pgpk_repeated {
+	const u8 *data;
+	u32 len;
+	u32 count;
+	const void *field;	/* the element's schema (pgpk_canon.c) */
 };
 
 struct pgpk_key_material {
@@ -120,6 +141,7 @@ struct pgpk_key {
 	struct pgpk_key_material primary;
 	u32 primary_offset;
 	struct pgpk_sig certification;
+	struct pgpk_repeated third_party;	/* of struct pgpk_sig */
 };
 
 struct pgpk_canon {
@@ -145,6 +167,7 @@ enum pgpk_canon_reason {
 	PGPK_E_LEADING_ZERO,	/* big-endian integer with a leading zero */
 	PGPK_E_MISSING,		/* required field absent */
 	PGPK_E_ENVELOPE,	/* not exactly one of key and signature */
+	PGPK_E_COUNT,		/* repeated field occurs too often */
 	PGPK_E_NR_REASONS
 };
 
@@ -157,6 +180,7 @@ struct pgpk_canon_error {
 int pgpk_canon_decode(const u8 *blob, size_t len, struct pgpk_canon *out,
 		      struct pgpk_canon_error *err);
 bool pgpk_canon_is_canonical(const u8 *blob, size_t len);
+int pgpk_canon_next(const struct pgpk_repeated *r, u32 *pos, void *out);
 const char *pgpk_canon_reason_str(enum pgpk_canon_reason reason);
 
 #endif /* _PGPK_CANON_H */

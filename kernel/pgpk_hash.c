@@ -24,19 +24,20 @@ struct pgpk_digest {
 };
 
 /*
- * RFC 9580 9.5: the hash algorithms a signature may use here.  The policy
- * floor (trust rule 5): MD5 (1), SHA-1 (2) and RIPEMD-160 (3) sign
- * nothing, whoever submits the signature and however (RFC 9580 9.5:
+ * The policy floor (trust rule 5): MD5 (1), SHA-1 (2) and RIPEMD-160 (3)
+ * sign nothing, whoever submits the signature and however (RFC 9580 9.5:
  * MUST NOT generate, and SHA-1 collisions were shown on exactly OpenPGP
  * key certifications).
  */
+bool pgpk_hash_weak(u32 id)
+{
+	return id >= 1 && id <= 3;
+}
+
+/* RFC 9580 9.5: the hash algorithms a signature may use here. */
 static int pgpk_hash_algo(u32 id)
 {
 	switch (id) {
-	case 1:
-	case 2:
-	case 3:
-		return -EKEYREJECTED;
 	case 8:
 		return HASH_ALGO_SHA256;
 	case 9:
@@ -46,7 +47,7 @@ static int pgpk_hash_algo(u32 id)
 	case 11:
 		return HASH_ALGO_SHA224;
 	}
-	return -ENOPKG;
+	return pgpk_hash_weak(id) ? -EKEYREJECTED : -ENOPKG;
 }
 
 static struct pgpk_digest *pgpk_hash_alloc(enum hash_algo algo)
@@ -274,8 +275,9 @@ struct public_key_signature *pgpk_digest_end(struct pgpk_digest *d)
 
 	/* RFC 9580 5.2.3: the left 16 bits of the hash, as a quick check. */
 	if (get_unaligned_be16(pks->digest) != sig->quick_check) {
-		pr_warn("signature quick check %04x, computed %02x%02x\n",
-			sig->quick_check, pks->digest[0], pks->digest[1]);
+		pr_warn_ratelimited("signature quick check %04x, computed %02x%02x\n",
+				    sig->quick_check, pks->digest[0],
+				    pks->digest[1]);
 		public_key_signature_free(pks);
 		return ERR_PTR(-EKEYREJECTED);
 	}

@@ -3,7 +3,8 @@
  * A decoded canonical Key becomes an asymmetric key payload: the RSA
  * public key in the DER form the kernel's RSA takes, key IDs computed
  * here (fingerprint and key ID), a description, and asym_auth, the
- * certification with a digest computed here, for restricted keyrings.
+ * certification with a digest computed here, for restricted keyrings
+ * (chosen by pgpk_certify.c).
  *
  * The kernel's policy floor for keys (trust rule 5) is here too, applied
  * whoever submits the key and however: an RSA modulus of at least
@@ -23,12 +24,6 @@
 #include <crypto/akcipher.h>
 #include <keys/asymmetric-subtype.h>
 #include "pgpk.h"
-
-/* RFC 9580 5.2.1: the certification types the kernel knows to hash. */
-#define PGPK_SIG_CERT_FIRST	0x10
-#define PGPK_SIG_CERT_LAST	0x13
-#define PGPK_SIG_SUBKEY_BINDING	0x18
-#define PGPK_SIG_DIRECT_KEY	0x1f
 
 #define PGPK_DESC_MAX		255	/* as the 2022 patch set */
 #define PGPK_MIN_RSA_BITS	2048	/* the helper's default; no lower */
@@ -214,86 +209,6 @@ static char *pgpk_describe(const struct pgpk_key *k,
 	return desc;
 }
 
-/*
- * RFC 9580 5.2.4: what a certification hashes: a user ID certification
- * (0x10..0x13) the key and the user ID, a subkey binding (0x18) the
- * primary key and the subkey, a direct key signature (0x1f) the key
- * alone.  Any other type (a revocation, say) vouches for nothing.
- */
-static int pgpk_cert_hash(struct pgpk_digest *d, const struct pgpk_key *k)
-{
-	u32 type = k->certification.type;
-	int ret;
-
-	if (k->subkey) {
-		if (type != PGPK_SIG_SUBKEY_BINDING ||
-		    !PGPK_HAS(k, PGPK_KEY_PRIMARY))
-			goto error_type;
-		return pgpk_digest_key(d, &k->primary) ?:
-		       pgpk_digest_key(d, &k->material);
-	}
-	ret = pgpk_digest_key(d, &k->material);
-	if (ret || type == PGPK_SIG_DIRECT_KEY)
-		return ret;
-	if (type >= PGPK_SIG_CERT_FIRST && type <= PGPK_SIG_CERT_LAST &&
-	    PGPK_HAS(k, PGPK_KEY_USER_ID))
-		return pgpk_digest_user_id(d, &k->user_id);
-error_type:
-	pr_warn("certification type 0x%02x does not fit this %s\n", type,
-		k->subkey ? "subkey" : "key");
-	return -EBADMSG;
-}
-
-/*
- * asym_auth: the certification, verified later by restrict.c against the
- * certifier's key (pgpk_subtype.c fits the RSA value to its modulus);
- * NULL if there is none the kernel can use.
- */
-static struct public_key_signature *
-pgpk_certification(const struct pgpk_key *k, const struct pgpk_key_id *id)
-{
-	const struct pgpk_sig *sig = &k->certification;
-	struct public_key_signature *pks;
-	struct pgpk_digest *d;
-	int ret;
-
-	/* An expired certification vouches for nothing any more. */
-	if (sig->expires && sig->expires <= ktime_get_real_seconds()) {
-		pr_warn("certification of key %*phN expired\n",
-			PGPK_KEYID_LEN, id->keyid);
-		return NULL;
-	}
-	/* Policy floor: a v3 signature hashes no subpackets, no authority. */
-	if (sig->version == 3) {
-		pr_warn("policy: v3 certification of key %*phN vouches for nothing\n",
-			PGPK_KEYID_LEN, id->keyid);
-		return NULL;
-	}
-	d = pgpk_digest_begin(sig);
-	/* Not checkable here (an EdDSA certifier) or a weak hash (policy) */
-	if (d == ERR_PTR(-ENOPKG) || d == ERR_PTR(-EKEYREJECTED))
-		return NULL;
-	if (IS_ERR(d))
-		return ERR_CAST(d);
-	ret = pgpk_cert_hash(d, k);
-	if (ret) {
-		pgpk_digest_abort(d);
-		return ERR_PTR(ret);
-	}
-	pks = pgpk_digest_end(d);
-	if (IS_ERR(pks)) {
-		pr_warn("certification of key %*phN: bad digest\n",
-			PGPK_KEYID_LEN, id->keyid);
-		return pks;
-	}
-	ret = pgpk_sig_auth_ids(pks, sig);
-	if (ret) {
-		public_key_signature_free(pks);
-		return ERR_PTR(ret);
-	}
-	return pks;
-}
-
 static struct asymmetric_key_ids *pgpk_key_ids(const struct pgpk_key_id *id)
 {
 	struct asymmetric_key_ids *kids;
@@ -395,12 +310,10 @@ int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,
 	 * non-RSA key, v3, weak hash) the key is usable, but not in
 	 * restricted keyrings.
 	 */
-	if (PGPK_HAS(k, PGPK_KEY_CERTIFICATION)) {
-		auth = pgpk_certification(k, &id);
-		if (IS_ERR(auth)) {
-			ret = PTR_ERR(auth);
-			goto error_free_kids;
-		}
+	auth = pgpk_certify(k, &id);
+	if (IS_ERR(auth)) {
+		ret = PTR_ERR(auth);
+		goto error_free_kids;
 	}
 	if (!prep->orig_description) {
 		ret = -ENOMEM;

@@ -34,17 +34,29 @@ static int pgpk_bind_material(const struct pgpk_input *in,
 	return ret;
 }
 
+static int pgpk_bind_sig(const struct pgpk_input *in,
+			 const struct pgpk_sig *sig)
+{
+	if (pgpk_input_contains(in, sig->rsa_s.data, sig->rsa_s.len))
+		return 0;
+	pr_warn("binding: certification value not in the submitted bytes\n");
+	return -EKEYREJECTED;
+}
+
 /*
  * Trust rule 2: the answer must describe the submitted bytes.  Each packet
  * body the answer implies is rebuilt and must sit, with a header of the
- * right tag, at the offset the helper named.  The certification's RSA
- * value must occur in them too (RFC 9580 5.2.3.1: stored verbatim), so
- * that asym_auth is one of the submitted signatures, not one from
- * elsewhere.  An unselected answer must be a primary key.
+ * right tag, at the offset the helper named.  The RSA values of the
+ * certification and of every third-party candidate must occur in them
+ * too (RFC 9580 5.2.3.1: stored verbatim), so that asym_auth is one of
+ * the submitted signatures, not one from elsewhere.  An unselected answer
+ * must be a primary key.
  */
 static int pgpk_bind_key(const struct pgpk_input *in, const struct pgpk_key *k,
 			 bool selected)
 {
+	struct pgpk_sig sig;
+	u32 pos = 0;
 	int ret;
 
 	if (!PGPK_HAS(k, PGPK_KEY_PACKET_OFFSET) ||
@@ -71,12 +83,10 @@ static int pgpk_bind_key(const struct pgpk_input *in, const struct pgpk_key *k,
 		ret = pgpk_bind_material(in, &k->primary, k->primary_offset,
 					 PGPK_TAG_PUBLIC_KEY,
 					 "primary key packet");
-	if (!ret && PGPK_HAS(k, PGPK_KEY_CERTIFICATION) &&
-	    !pgpk_input_contains(in, k->certification.rsa_s.data,
-				 k->certification.rsa_s.len)) {
-		pr_warn("binding: certification value not in the submitted bytes\n");
-		ret = -EKEYREJECTED;
-	}
+	if (!ret && PGPK_HAS(k, PGPK_KEY_CERTIFICATION))
+		ret = pgpk_bind_sig(in, &k->certification);
+	while (!ret && !pgpk_canon_next(&k->third_party, &pos, &sig))
+		ret = pgpk_bind_sig(in, &sig);
 	return ret;
 }
 

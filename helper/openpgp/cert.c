@@ -384,16 +384,49 @@ done:
 
 /* Candidate ordering: newest first; on equal times the later packet wins
  * (GnuPG keeps the last signature with timestamp >= the best so far). */
-static int pgpk_cand_cmp(const void *a, const void *b)
+static bool pgpk_sig_before(const struct pgpk_signature *x,
+			    const struct pgpk_signature *y)
 {
-	const struct pgpk_signature *x =
-		*(const struct pgpk_signature *const *)a;
-	const struct pgpk_signature *y =
-		*(const struct pgpk_signature *const *)b;
-
 	if (x->created != y->created)
-		return x->created > y->created ? -1 : 1;
-	return x > y ? -1 : (x < y ? 1 : 0);
+		return x->created > y->created;
+	return x > y;
+}
+
+static void pgpk_sift_down(const struct pgpk_signature **v, size_t i, size_t n)
+{
+	const struct pgpk_signature *t;
+	size_t c;
+
+	for (; (c = 2 * i + 1) < n; i = c) {
+		if (c + 1 < n && pgpk_sig_before(v[c], v[c + 1]))
+			c++;
+		if (!pgpk_sig_before(v[i], v[c]))
+			return;
+		t = v[i];
+		v[i] = v[c];
+		v[c] = t;
+	}
+}
+
+/*
+ * Sort signatures newest first, in place (heapsort).  Not qsort(): for
+ * arrays over 1 KiB glibc's qsort asks sysinfo() for the memory size, a
+ * system call the sandbox kills the parser for, so that a flood of
+ * appended signatures made keys unloadable.
+ */
+void pgpk_sort_newest(const struct pgpk_signature **v, size_t n)
+{
+	const struct pgpk_signature *t;
+	size_t i;
+
+	for (i = n / 2; i-- > 0;)
+		pgpk_sift_down(v, i, n);
+	for (i = n; i-- > 1;) {
+		t = v[0];
+		v[0] = v[i];
+		v[i] = t;
+		pgpk_sift_down(v, 0, i);
+	}
 }
 
 typedef bool (*pgpk_sig_filter)(const struct pgpk_signature *sig,
@@ -449,7 +482,7 @@ pgpk_newest_good(struct pgpk_vctx *v, struct pgpk_signature *sigs, size_t nsigs,
 	for (i = 0; i < nsigs; i++)
 		if (filter(&sigs[i], primary, v->now))
 			cands[n++] = &sigs[i];
-	qsort(cands, n, sizeof(*cands), pgpk_cand_cmp);
+	pgpk_sort_newest((const struct pgpk_signature **)cands, n);
 	best = NULL;
 	for (i = 0; i < n && !best; i++)
 		if (pgpk_check(v, primary, cands[i], primary, subkey, uid))

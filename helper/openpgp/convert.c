@@ -185,46 +185,72 @@ static bool pgpk_certification_revoked(const struct pgpk_userid *uid,
 	return false;
 }
 
-/*
- * Key.certification of a primary key: the newest well-formed RSA third-
- * party certification of the user ID (its issuer is not this key) that its
- * issuer has not revoked, else the user ID's self-certification.  Third-party signatures cannot be
- * verified here (no issuer key); the kernel checks them against its
- * restricting keyring.
- */
-static const struct pgpk_signature *
-pgpk_pick_certification(const struct pgpk_pubkey *key,
-			const struct pgpk_userid *uid)
+/* RFC 9580 9.5: the hashes the kernel checks, minus the broken SHA-1. */
+static bool pgpk_kernel_cert_hash(unsigned int hash_algo)
 {
-	const struct pgpk_signature *best = NULL;
+	return hash_algo == PGPK_HASH_SHA224 || hash_algo == PGPK_HASH_SHA256 ||
+	       hash_algo == PGPK_HASH_SHA384 || hash_algo == PGPK_HASH_SHA512;
+}
+
+/*
+ * A third-party certification of the user ID the kernel could check: v4
+ * or v6 (never v3), RSA (1 or 3), a hash above, an issuer to look up, an
+ * RSA value that fits the canonical form and is not much shorter than the
+ * smallest issuer modulus the kernel accepts (a genuine value is shorter
+ * than the modulus by 8 octets or more with probability 2^-64), not made
+ * by this key, not revoked by its issuer.
+ */
+static bool pgpk_is_candidate(const struct pgpk_pubkey *key,
+			      const struct pgpk_userid *uid,
+			      const struct pgpk_signature *s)
+{
+	bool self;
+
+	if (!pgpk_is_cert_type(s->type) || s->malformed ||
+	    s->unknown_critical || !s->has_created ||
+	    (s->version != 4 && s->version != 6) ||
+	    (s->pk_algo != PGPK_PK_RSA && s->pk_algo != PGPK_PK_RSA_S) ||
+	    !pgpk_kernel_cert_hash(s->hash_algo))
+		return false;
+	if (!s->has_issuer_keyid && !s->issuer_fpr_len)
+		return false;
+	if (s->rsa_s.len < PGPK_MIN_ISSUER_BITS / 8 - 8 ||
+	    s->rsa_s.len > PGPK_MAX_MPI || s->hashed_len > PGPK_MAX_HASHED_AREA)
+		return false;
+	self = s->issuer_fpr_len ?
+		       (s->issuer_fpr_len == key->fpr_len &&
+			!memcmp(s->issuer_fpr, key->fpr, key->fpr_len)) :
+		       !memcmp(s->issuer_keyid, key->keyid, PGPK_KEYID_LEN);
+	return !self && !pgpk_certification_revoked(uid, s);
+}
+
+/*
+ * Key.third_party: every candidate certification of the user ID, newest
+ * first, at most PGPK_MAX_THIRD_PARTY (more than a 64 KiB add_key payload
+ * can hold).  None is verified here (the issuer keys are not known); the
+ * kernel verifies them with the issuer keys its caller can reach.
+ * *out is malloc()ed, NULL when there is none.
+ */
+static int pgpk_third_party(const struct pgpk_pubkey *key,
+			    const struct pgpk_userid *uid,
+			    const struct pgpk_signature ***out, size_t *n)
+{
+	const struct pgpk_signature **cands;
 	size_t i;
 
-	for (i = 0; i < uid->nsigs; i++) {
-		const struct pgpk_signature *s = &uid->sigs[i];
-		bool self;
-
-		if (!pgpk_is_cert_type(s->type) || s->malformed ||
-		    s->unknown_critical || !s->has_created ||
-		    !pgpk_pk_algo_is_rsa(s->pk_algo))
-			continue;
-		if (!s->has_issuer_keyid && !s->issuer_fpr_len)
-			continue;
-		/* Only what the canonical form can carry (e.g. not the
-		 * certification of a 10240-bit key). */
-		if (!s->rsa_s.len || s->rsa_s.len > PGPK_MAX_MPI ||
-		    s->hashed_len > PGPK_MAX_HASHED_AREA)
-			continue;
-		self = s->issuer_fpr_len ? (s->issuer_fpr_len == key->fpr_len &&
-					    !memcmp(s->issuer_fpr, key->fpr,
-						    key->fpr_len)) :
-					   !memcmp(s->issuer_keyid, key->keyid,
-						   PGPK_KEYID_LEN);
-		if (self || pgpk_certification_revoked(uid, s))
-			continue;
-		if (!best || s->created >= best->created)
-			best = s;
-	}
-	return best ? best : uid->selfsig;
+	*out = NULL;
+	*n = 0;
+	cands = pgpk_calloc_array(uid->nsigs ? uid->nsigs : 1, sizeof(*cands));
+	if (!cands)
+		return -ENOMEM;
+	for (i = 0; i < uid->nsigs; i++)
+		if (pgpk_is_candidate(key, uid, &uid->sigs[i]))
+			cands[(*n)++] = &uid->sigs[i];
+	pgpk_sort_newest(cands, *n);
+	if (*n > PGPK_MAX_THIRD_PARTY)
+		*n = PGPK_MAX_THIRD_PARTY;
+	*out = cands;
+	return 0;
 }
 
 int pgpk_key_canonical(const struct pgpk_keyring *ring,
@@ -237,7 +263,9 @@ int pgpk_key_canonical(const struct pgpk_keyring *ring,
 	Pgpk__KeyMaterial mat = PGPK__KEY_MATERIAL__INIT;
 	Pgpk__KeyMaterial pmat = PGPK__KEY_MATERIAL__INIT;
 	Pgpk__Signature cs = PGPK__SIGNATURE__INIT;
-	const struct pgpk_signature *cert_sig = NULL;
+	const struct pgpk_signature *cert_sig = NULL, **third = NULL;
+	Pgpk__Signature *tp = NULL, **tps = NULL;
+	size_t nthird = 0, i;
 	bool standalone = flags & PGPK_CANON_STANDALONE;
 	int ret;
 
@@ -295,7 +323,10 @@ int pgpk_key_canonical(const struct pgpk_keyring *ring,
 				k.has_user_id_offset = 1;
 				k.user_id_offset = (uint32_t)uid->offset;
 			}
-			cert_sig = pgpk_pick_certification(key, uid);
+			cert_sig = uid->selfsig;
+			ret = pgpk_third_party(key, uid, &third, &nthird);
+			if (ret)
+				return pgpk_fail(err, ret, 0, "out of memory");
 		} else if (key->binding &&
 			   key->binding->type == PGPK_SIG_DIRECT_KEY) {
 			/* No user ID (allowed for v6, RFC 9580 10.1.1): the
@@ -306,11 +337,39 @@ int pgpk_key_canonical(const struct pgpk_keyring *ring,
 	if (cert_sig && pgpk_pk_algo_is_rsa(cert_sig->pk_algo)) {
 		ret = pgpk_sig_msg(cert_sig, &cs, err);
 		if (ret)
-			return ret;
+			goto out_free;
 		k.certification = &cs;
 	}
+	if (nthird) {
+		ret = -ENOMEM;
+		tp = pgpk_calloc_array(nthird, sizeof(*tp));
+		tps = pgpk_calloc_array(nthird, sizeof(*tps));
+		if (!tp || !tps) {
+			pgpk_fail(err, ret, 0, "out of memory");
+			goto out_free;
+		}
+		for (i = 0; i < nthird; i++) {
+			pgpk__signature__init(&tp[i]);
+			ret = pgpk_sig_msg(third[i], &tp[i], err);
+			if (ret)
+				goto out_free;
+			tps[i] = &tp[i];
+		}
+		k.n_third_party = nthird;
+		k.third_party = tps;
+	}
 	c.key = &k;
-	return pgpk_pack(&c, blob, blob_len, err);
+	/* Candidates never make a key unconvertible: the oldest go first. */
+	while (k.n_third_party &&
+	       PGPK_MAGIC_LEN + pgpk__canonical__get_packed_size(&c) >
+		       PGPK_MAX_BLOB)
+		k.n_third_party--;
+	ret = pgpk_pack(&c, blob, blob_len, err);
+out_free:
+	free(tps);
+	free(tp);
+	free(third);
+	return ret;
 }
 
 int pgpk_sig_canonical(const struct pgpk_sigset *set, size_t idx,

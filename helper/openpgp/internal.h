@@ -187,6 +187,10 @@ int pgpk_input_decode_borrow(const uint8_t *in, size_t len,
 			     struct pgpk_input *out, bool borrow,
 			     struct pgpk_error *err);
 
+/* Newest first; on equal times the later packet first.  No system call
+ * (qsort() may make one the sandbox forbids). */
+void pgpk_sort_newest(const struct pgpk_signature **v, size_t n);
+
 /* Free-standing allocation cap helper: n * size with overflow check. */
 void *pgpk_calloc_array(size_t n, size_t size);
 

@@ -7,6 +7,8 @@
  * 2. Every non-canonical spelling is refused, with its specific reason:
  *    the blobs are written field by field by a tiny independent encoder
  *    (checked first to produce protobuf-c's exact bytes for a valid one).
+ * 3. A repeated field (Key.third_party) decodes to the very elements
+ *    protobuf-c packed, read back one by one with pgpk_canon_next().
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -197,9 +199,28 @@ static int pgpk_same_sig(const struct pgpk_sig *d, const Pgpk__Signature *g)
 	       pgpk_same_bytes(&d->issuer_fingerprint, &g->issuer_fingerprint);
 }
 
+/* Every element of @r, decoded again, equals @want[i]; none more. */
+static int pgpk_same_sigs(const struct pgpk_repeated *r,
+			  Pgpk__Signature *const *want, size_t n)
+{
+	struct pgpk_sig e;
+	u32 pos = 0;
+	size_t i;
+
+	if (r->count != n)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (pgpk_canon_next(r, &pos, &e) || !pgpk_same_sig(&e, want[i]))
+			return 0;
+	return pgpk_canon_next(r, &pos, &e) == -ENOENT && pos == r->len;
+}
+
 static int pgpk_same_key(const struct pgpk_key *d, const Pgpk__Key *k)
 {
-	return pgpk_same_material(&d->material, k->material) &&
+	return PGPK_HAS(d, PGPK_KEY_THIRD_PARTY) == !!k->n_third_party &&
+	       pgpk_same_sigs(&d->third_party, k->third_party,
+			      k->n_third_party) &&
+	       pgpk_same_material(&d->material, k->material) &&
 	       PGPK_HAS(d, PGPK_KEY_PACKET_OFFSET) == k->has_packet_offset &&
 	       d->packet_offset ==
 		       (k->has_packet_offset ? k->packet_offset : 0) &&
@@ -237,12 +258,12 @@ static void pgpk_test_round_trip(unsigned int iterations)
 {
 	struct pgpk_pools *p = calloc(1, sizeof(*p));
 	Pgpk__KeyMaterial mat, prim;
-	Pgpk__Signature sig, cert;
+	Pgpk__Signature sig, cert, third[4], *thirds[4];
 	struct pgpk_canon_error err;
 	struct pgpk_canon *d = malloc(sizeof(*d));
 	uint64_t seed = 0x9e3779b97f4a7c15ULL;
 	Pgpk__Canonical c;
-	unsigned int i, ok = 0;
+	unsigned int i, j, ok = 0;
 	Pgpk__Key key;
 	uint8_t *blob;
 	size_t len;
@@ -281,6 +302,13 @@ static void pgpk_test_round_trip(unsigned int iterations)
 				pgpk_rand_sig(&seed, &cert, p, 1);
 				key.certification = &cert;
 			}
+			/* Elements share pool 1: their octets may agree. */
+			key.n_third_party = pgpk_rand(&seed) % 5;
+			for (j = 0; j < key.n_third_party; j++) {
+				pgpk_rand_sig(&seed, &third[j], p, 1);
+				thirds[j] = &third[j];
+			}
+			key.third_party = thirds;
 			c.key = &key;
 		} else {
 			pgpk_rand_sig(&seed, &sig, p, 0);
@@ -628,8 +656,8 @@ static void pgpk_test_key_variants(void)
 	KEY_CASE("subkey flag 2", PGPK_E_RANGE, pgpk_w_uint(&rest, 3, 2));
 	KEY_CASE("empty user ID", PGPK_E_LENGTH, pgpk_w_bytes(&rest, 4, "", 0));
 	KEY_CASE("key flags 256", PGPK_E_RANGE, pgpk_w_uint(&rest, 7, 256));
-	KEY_CASE("unknown key field 11", PGPK_E_UNKNOWN_FIELD,
-		 pgpk_w_uint(&rest, 11, 1));
+	KEY_CASE("unknown key field 12", PGPK_E_UNKNOWN_FIELD,
+		 pgpk_w_uint(&rest, 12, 1));
 	KEY_CASE("material twice", PGPK_E_DUPLICATE,
 		 pgpk_w_bytes(&rest, 1, mat.buf, mat.len));
 	KEY_CASE("subkey without its primary", PGPK_E_MISSING,
@@ -726,6 +754,82 @@ static void pgpk_test_sig_variants(void)
 		 pgpk_w_raw(&rest, "\x80", 1));
 }
 
+/* Key.third_party: consecutive, bounded, each element a valid Signature. */
+static void pgpk_test_repeated(void)
+{
+	struct pgpk_w mat = { .len = 0 }, sig = { .len = 0 }, bad, blob;
+	static struct pgpk_w rest;
+	static struct pgpk_canon d;
+	struct pgpk_sig e;
+	unsigned int i;
+	u32 pos = 0;
+
+	pgpk_w_material(&mat);
+	pgpk_w_sig(&sig, 4);
+	bad.len = 0;
+	pgpk_w_sig(&bad, 5);
+
+#define REP_CASE(name, want, body)                   \
+	do {                                         \
+		rest.len = 0;                        \
+		body;                                \
+		pgpk_w_key_blob(&blob, &mat, &rest); \
+		EXPECT(name, &blob, want);           \
+	} while (0)
+
+	REP_CASE("three candidates", PGPK_OK, {
+		pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
+		for (i = 0; i < 3; i++)
+			pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
+	});
+	pgpk_check(!pgpk_canon_decode(blob.buf, blob.len, &d, NULL) &&
+			   d.key.third_party.count == 3 &&
+			   d.key.third_party.len == 3 * (2 + sig.len),
+		   "three candidates: count and span");
+	for (i = 0; i < 3; i++)
+		pgpk_check(!pgpk_canon_next(&d.key.third_party, &pos, &e) &&
+				   e.version == 4 && e.quick_check == 0xbeef &&
+				   PGPK_HAS(&e, PGPK_SIG_ISSUER_KEY_ID),
+			   "candidate %u decoded again", i);
+	pgpk_check(pgpk_canon_next(&d.key.third_party, &pos, &e) == -ENOENT,
+		   "no fourth candidate");
+	REP_CASE("candidate before certification", PGPK_E_ORDER, {
+		pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
+		pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
+	});
+	REP_CASE("certification twice", PGPK_E_DUPLICATE, {
+		pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
+		pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
+	});
+	REP_CASE("interleaved candidates", PGPK_E_ORDER, {
+		pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
+		pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
+		pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
+	});
+	REP_CASE("second candidate version 5", PGPK_E_RANGE, {
+		pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
+		pgpk_w_bytes(&rest, 11, bad.buf, bad.len);
+	});
+	REP_CASE("empty candidate", PGPK_E_MISSING, {
+		pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
+		pgpk_w_bytes(&rest, 11, "", 0);
+	});
+	REP_CASE("candidate as varint", PGPK_E_WIRE_TYPE,
+		 pgpk_w_uint(&rest, 11, 1));
+	REP_CASE("256 candidates", PGPK_OK, {
+		for (i = 0; i < PGPK_MAX_THIRD_PARTY; i++)
+			pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
+	});
+	REP_CASE("257 candidates", PGPK_E_COUNT, {
+		for (i = 0; i <= PGPK_MAX_THIRD_PARTY; i++)
+			pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
+	});
+	REP_CASE("candidate then trailing field 12", PGPK_E_UNKNOWN_FIELD, {
+		pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
+		pgpk_w_uint(&rest, 12, 0);
+	});
+}
+
 static void pgpk_test_envelope(void)
 {
 	struct pgpk_w mat = { .len = 0 }, sig = { .len = 0 }, rest, blob;
@@ -779,8 +883,10 @@ static void pgpk_test_truncation(void)
 	pgpk_w_bytes(&rest, 4, "Bob <b@example.org>", 19);
 	pgpk_w_sig(&sig, 4);
 	pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
+	pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
+	pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
 	pgpk_w_key_blob(&blob, &mat, &rest);
-	EXPECT("key with certification", &blob, PGPK_OK);
+	EXPECT("key with certification and candidates", &blob, PGPK_OK);
 	for (i = 0; i < blob.len; i++, total++)
 		refused += pgpk_canon_decode(blob.buf, i, &d, NULL) == -EBADMSG;
 
@@ -803,6 +909,7 @@ int main(void)
 	pgpk_test_writer_matches_protobuf_c();
 	pgpk_test_key_variants();
 	pgpk_test_sig_variants();
+	pgpk_test_repeated();
 	pgpk_test_envelope();
 	pgpk_test_truncation();
 	pgpk_test_round_trip(3000);

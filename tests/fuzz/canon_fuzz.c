@@ -8,8 +8,9 @@
  *  - a blob the strict decoder accepts is a valid protobuf message that
  *    protobuf-c unpacks, and packing it again gives the very same octets
  *    (the strict decoder accepts exactly one spelling per message);
- *  - the decoded fields equal protobuf-c's, and every pgpk_bytes points
- *    inside the blob;
+ *  - the decoded fields equal protobuf-c's (repeated fields element by
+ *    element, decoded again with pgpk_canon_next()), and every pgpk_bytes
+ *    points inside the blob;
  *  - decoding is deterministic.
  */
 #include <errno.h>
@@ -83,6 +84,28 @@ static void pgpk_fuzz_sig(const struct pgpk_sig *s, const Pgpk__Signature *r,
 			len, "issuer_fingerprint");
 }
 
+/* A repeated Signature field, element by element with pgpk_canon_next(). */
+static void pgpk_fuzz_repeated(const struct pgpk_repeated *rep, bool has,
+			       Pgpk__Signature *const *r, size_t n,
+			       const uint8_t *blob, size_t len)
+{
+	struct pgpk_sig e;
+	uint32_t pos = 0;
+	size_t i;
+
+	if (has != !!n || rep->count != n || n > PGPK_MAX_THIRD_PARTY)
+		pgpk_fuzz_fail("repeated count differs");
+	if (n && (rep->data < blob || rep->data + rep->len > blob + len))
+		pgpk_fuzz_fail("repeated span outside the blob");
+	for (i = 0; i < n; i++) {
+		if (pgpk_canon_next(rep, &pos, &e))
+			pgpk_fuzz_fail("repeated element not decoded again");
+		pgpk_fuzz_sig(&e, r[i], blob, len);
+	}
+	if (pgpk_canon_next(rep, &pos, &e) != -ENOENT || pos != rep->len)
+		pgpk_fuzz_fail("repeated span holds more than its elements");
+}
+
 static void pgpk_fuzz_key(const struct pgpk_key *k, const Pgpk__Key *r,
 			  const uint8_t *blob, size_t len)
 {
@@ -112,6 +135,8 @@ static void pgpk_fuzz_key(const struct pgpk_key *k, const Pgpk__Key *r,
 		pgpk_fuzz_fail("certification presence differs");
 	if (r->certification)
 		pgpk_fuzz_sig(&k->certification, r->certification, blob, len);
+	pgpk_fuzz_repeated(&k->third_party, PGPK_HAS(k, PGPK_KEY_THIRD_PARTY),
+			   r->third_party, r->n_third_party, blob, len);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,8 +1,9 @@
 #!/bin/bash
-# Restricted keyrings trust a key because of Key.certification.  A third-
-# party certification that its issuer later revoked (0x30) must not be
-# offered: the helper falls back to the self-certification, which a
-# restricting keyring of third-party keys will not accept.
+# Restricted keyrings trust a key because of a certification the kernel
+# picks from Key.third_party.  A third-party certification that its issuer
+# later revoked (0x30) must not be offered there: the kernel then falls
+# back to Key.certification, the self-certification, which a restricting
+# keyring of third-party keys will not accept.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 helper=$root/bazel-bin/helper/pgpk-helper
@@ -13,10 +14,13 @@ export GNUPGHOME
 trap 'rm -rf "$GNUPGHOME"' EXIT
 gpg_() { gpg --batch --pinentry-mode loopback --passphrase '' -q "$@"; }
 fpr() { gpg --with-colons --list-keys "$1" | awk -F: '/^fpr/ { print $10; exit }'; }
+# issuer BLOB: issuers of the candidates, then of the certification
 issuer() {
-	"$helper" key "$1" | "$helper" dump --json - |
-		grep -o '"certification":{.*"issuer_fingerprint":"[0-9A-F]*"' |
-		grep -o '"issuer_fingerprint":"[0-9A-F]*"' | cut -d'"' -f4
+	"$helper" key "$1" | "$helper" dump --json - | python3 -c '
+import json, sys
+k = json.load(sys.stdin)["key"]
+print(" ".join([s.get("issuer_fingerprint", "?")
+                for s in k.get("third_party", []) + [k["certification"]]]))'
 }
 
 gpg_ --quick-gen-key "Alice <alice@example.org>" rsa2048 sign never
@@ -26,15 +30,15 @@ carl=$(fpr carl@example.org)
 gpg_ -u "$carl" --quick-sign-key "$alice"
 gpg --export "$alice" >"$GNUPGHOME/certified.gpg"
 got=$(issuer "$GNUPGHOME/certified.gpg")
-if [ "$got" != "$carl" ]; then
-	echo "FAIL: certified key: certification issuer '$got', want Carl $carl"
+if [ "$got" != "$carl $alice" ]; then
+	echo "FAIL: certified key: issuers '$got', want Carl $carl, then Alice"
 	exit 1
 fi
 gpg_ -u "$carl" --quick-revoke-sig "$alice" "$carl"
 gpg --export "$alice" >"$GNUPGHOME/revoked-cert.gpg"
 got=$(issuer "$GNUPGHOME/revoked-cert.gpg")
 if [ "$got" != "$alice" ]; then
-	echo "FAIL: revoked certification: issuer '$got', want the self-certification $alice"
+	echo "FAIL: revoked certification: issuers '$got', want only the self-certification $alice"
 	exit 1
 fi
 echo "PASS: Carl's certification offered, and withdrawn once Carl revoked it"

@@ -129,7 +129,7 @@ def fprs(path):
     return [l.split(":")[9] for l in out.splitlines() if l.startswith("fpr")]
 
 
-def key_blob(path, which, cert_pick):
+def key_blob(path, which):
     pk = packets(path)
     fp = fprs(path)
     pri_off, pri_body = pk[0][1], pk[0][2]
@@ -137,8 +137,14 @@ def key_blob(path, which, cert_pick):
     uid_i = pk.index(uid)
     if which == 0:
         sigs = [sig_fields(p[2]) for p in pk[uid_i + 1:] if p[0] == 2]
-        self_sig = sigs[0]
-        cert = sigs[cert_pick]
+        self_sig = cert = sigs[0]
+        # Key.third_party: certifications by other keys, newest first
+        # (the later packet first on equal times).
+        mine = bytes.fromhex(fp[0])
+        third = [d for d in sigs if 0x10 <= d["type"] <= 0x13 and
+                 d.get("issuer_fpr", mine) != mine]
+        third = [d for _, d in sorted(enumerate(third), reverse=True,
+                                      key=lambda x: (x[1]["created"], x[0]))]
         k = (f_bytes(1, material(pri_body, fp[0])) + f_varint(2, pri_off) +
              f_bytes(4, uid[2]) + f_varint(5, uid[1]))
         if self_sig.get("key_expires"):
@@ -156,6 +162,9 @@ def key_blob(path, which, cert_pick):
         k += (f_varint(7, cert["flags"]) +
               f_bytes(8, material(pri_body, fp[0])) + f_varint(9, pri_off))
     k += f_bytes(10, sig_msg(cert))
+    if which == 0:
+        for d in third:
+            k += f_bytes(11, sig_msg(d))
     return MAGIC + f_bytes(1, k)
 
 
@@ -191,9 +200,9 @@ def cleartext_content(path):
 
 def main():
     w = lambda name, b: open(name, "wb").write(b)
-    w("alice.key.expected", key_blob("alice.gpg", 0, 0))
-    w("alice-certified.key.expected", key_blob("alice-certified.gpg", 0, 1))
-    w("alice.subkey1.expected", key_blob("alice.gpg", 1, None))
+    w("alice.key.expected", key_blob("alice.gpg", 0))
+    w("alice-certified.key.expected", key_blob("alice-certified.gpg", 0))
+    w("alice.subkey1.expected", key_blob("alice.gpg", 1))
     w("msg.txt.sig.expected", sig_blob("msg.txt.sig"))
     w("msg.txt.asc.expected", sig_blob("msg.txt.asc"))
     w("msg.txt.clear.expected",

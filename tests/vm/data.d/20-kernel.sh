@@ -54,6 +54,10 @@ do
 	[ "$i" -ge 3 ] && break
 done
 echo "$i" >"$k/deb.count"
+# deb1 without its third-party candidates: a payload of the size of an
+# X.509 certificate of the same key (31-leaks compares their slab growth).
+python3 "$mk" key "$k/deb1.pgp" --no-third-party >"$k/deb1-lean.pgpk"
+note deb1-lean.pgpk "canonical deb1 without Key.third_party"
 
 # --- OpenPGP in the wild: RSA certificates from debian-keyring, as they
 # are (all their signatures), under the 64 KiB add_key("asymmetric")

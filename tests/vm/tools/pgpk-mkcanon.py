@@ -9,6 +9,9 @@ feed it (RSA v4 keys and signatures from gpg), nothing more.
 
 usage: pgpk-mkcanon.py key FILE [SELECT] [--no-offsets] [--no-cert]
                          [--cert-type=N]   (pick that signature type)
+                         [--no-third-party]
+  (Key.certification: the self-certification or binding; Key.third_party:
+  the others' certifications of the user ID, newest first.)
        pgpk-mkcanon.py sig FILE [--content=DATA]
 Writes the canonical blob (magic included) to stdout.
 """
@@ -173,6 +176,8 @@ def signature(body):
     info["issuer_key_id"] = keyid
     info["issuer_fpr"] = fpr
     info["type"] = typ
+    info.update(version=ver, pk=pka, hash=ha, created=created,
+                s_len=len(s.lstrip(b"\0")))
     out = (f_varint(1, ver) + f_varint(2, typ) + f_varint(3, pka)
            + f_varint(4, ha) + f_varint(5, created))
     if expires:
@@ -260,11 +265,24 @@ def main():
     mine = [c for c in cs if c[1]["issuer_key_id"] == kid
             or c[1]["issuer_fpr"] == fpr]
     self_ = mine
-    third = [c for c in cs if c not in mine and 0x10 <= c[1]["type"] <= 0x13]
+    # Key.third_party: certifications by others the kernel could check,
+    # not revoked (0x30) by their issuer, newest first (later packet first)
+    def same_issuer(a, b):
+        if a["issuer_fpr"] and b["issuer_fpr"]:
+            return a["issuer_fpr"] == b["issuer_fpr"]
+        return a["issuer_key_id"] == b["issuer_key_id"]
+    revs = [c[1] for c in cs if c[1]["type"] == 0x30]
+    third = [c for c in cs if c not in mine and 0x10 <= c[1]["type"] <= 0x13
+             and c[1]["version"] in (4, 6) and c[1]["pk"] in (1, 3)
+             and 8 <= c[1]["hash"] <= 11 and c[1]["s_len"] >= 248
+             and not any(same_issuer(r, c[1]) and
+                         r["created"] >= c[1]["created"] for r in revs)]
+    third = [c for _, c in sorted(enumerate(third), reverse=True,
+                                  key=lambda x: (x[1][1]["created"], x[0]))]
     if t == 14:
-        cert = [c for c in cs if c[1]["type"] == 0x18][-1]
+        cert, third = [c for c in cs if c[1]["type"] == 0x18][-1], []
     else:
-        cert = (third or self_ or [None])[-1]
+        cert = (self_ or [None])[-1]
     for f in flags:
         if f.startswith("--cert-type="):
             want_type = int(f[len("--cert-type="):], 0)
@@ -280,6 +298,8 @@ def main():
             out += f_varint(9, primary[1])
     if cert and "--no-cert" not in flags:
         out += f_bytes(10, cert[0])
+    for c in ([] if "--no-third-party" in flags else third[:256]):
+        out += f_bytes(11, c[0])
     sys.stdout.buffer.write(MAGIC + f_bytes(1, out))
 
 
