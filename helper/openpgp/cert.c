@@ -386,10 +386,7 @@ done:
  * (GnuPG keeps the last signature with timestamp >= the best so far). */
 static int pgpk_cand_cmp(const void *a, const void *b)
 {
-	const struct pgpk_signature *x =
-		*(const struct pgpk_signature *const *)a;
-	const struct pgpk_signature *y =
-		*(const struct pgpk_signature *const *)b;
+	const struct pgpk_signature *x = a, *y = b;
 
 	if (x->created != y->created)
 		return x->created > y->created ? -1 : 1;
@@ -449,11 +446,13 @@ pgpk_newest_good(struct pgpk_vctx *v, struct pgpk_signature *sigs, size_t nsigs,
 	for (i = 0; i < nsigs; i++)
 		if (filter(&sigs[i], primary, v->now))
 			cands[n++] = &sigs[i];
-	qsort(cands, n, sizeof(*cands), pgpk_cand_cmp);
 	best = NULL;
+	if (pgpk_sort_ptrs((const void **)cands, n, pgpk_cand_cmp))
+		goto out_free;
 	for (i = 0; i < n && !best; i++)
 		if (pgpk_check(v, primary, cands[i], primary, subkey, uid))
 			best = cands[i];
+out_free:
 	if (cands != stack_cands)
 		free(cands);
 	return best;
