@@ -18,6 +18,7 @@ KINDS (cycled over the N signatures; default: all of them):
            and an RSA verification each
   selfqc   the same with a wrong quick check
   short    the same with a one-octet signature value
+  tiny     the same in 31 octets (hashed creation time and key ID only)
   third    0x10..0x13 certification by a random issuer
   thirdmin the same with a one-octet value (60 octets each)
   uidrev   0x30 self-revocation of the user ID, correct quick check
@@ -34,7 +35,7 @@ import struct
 import sys
 
 TAG_SIG, TAG_PUBKEY, TAG_UID, TAG_SUBKEY, TAG_COMP = 2, 6, 13, 14, 8
-KINDS = ("self", "selfqc", "short", "third", "thirdmin", "uidrev", "keyrev",
+KINDS = ("self", "selfqc", "short", "tiny", "third", "thirdmin", "uidrev", "keyrev",
          "direct", "binding", "garbage", "v3")
 
 
@@ -121,17 +122,22 @@ def uid_hashed(uid):
 
 
 def sig_v4(key, typ, created, covered, issuer=None, value=None, qc=True,
-           rnd=random):
+           rnd=random, tiny=False):
     """A v4 SHA-256 RSA signature packet over `covered`: junk unless the
-    caller has the private key (never here)."""
+    caller has the private key (never here).  `tiny`: only a creation
+    time and an issuer key ID, both hashed (31 octets with a one-octet
+    value)."""
     issuer = issuer or key.fpr
     hashed = subpacket(2, struct.pack(">I", created))
-    hashed += subpacket(33, b"\x04" + issuer)
+    if tiny:
+        hashed += subpacket(16, issuer[-8:])
+    else:
+        hashed += subpacket(33, b"\x04" + issuer)
     head = bytes([4, typ, 1, 8]) + struct.pack(">H", len(hashed)) + hashed
     trailer = b"\x04\xff" + struct.pack(">I", len(head))
     digest = hashlib.sha256(covered + head + trailer).digest()
     quick = digest[:2] if qc else bytes([digest[0] ^ 0xFF, digest[1]])
-    unhashed = subpacket(16, issuer[-8:])
+    unhashed = b"" if tiny else subpacket(16, issuer[-8:])
     if value is None:
         value = rnd.getrandbits(key.n.bit_length() - 1) | 1
     return packet(TAG_SIG, head + struct.pack(">H", len(unhashed)) +
@@ -160,6 +166,9 @@ def junk(key, kind, i, rnd=random):
     if kind == "short":
         return "uid", sig_v4(key, 0x13, t, k + uid_hashed(key.uid),
                              value=rnd.randrange(1, 256), rnd=rnd)
+    if kind == "tiny":
+        return "uid", sig_v4(key, 0x13, t, k + uid_hashed(key.uid),
+                             value=i % 255 + 1, tiny=True, rnd=rnd)
     if kind == "third":
         return "uid", sig_v4(key, 0x10 + i % 4, t, k + uid_hashed(key.uid),
                              issuer=rnd.randbytes(20), rnd=rnd)
