@@ -111,6 +111,13 @@ run "short values 20000" OK key "$tmp/short.pgp" $big
 $flood tests/bench/rsa4096.pgp "$tmp/rsa4096.pgp" 5000 self
 key=tests/bench/rsa4096.pgp run "rsa4096 self-sigs 5000" OK key \
 	"$tmp/rsa4096.pgp" $big
+# v6: every signature hashes its own salt first; 3000 on a small user ID
+# are checked, 300 on a 1 MiB one exceed the digest budget: refused.
+v6=tests/verify/testdata/v6.pgp
+$flood --shape v6-flood $v6 "$tmp/v6-flood.pgp"
+key=$v6 run "v6 salted 3000" OK key "$tmp/v6-flood.pgp" $big
+$flood --shape v6-uid-flood $v6 "$tmp/v6-uid-flood.pgp"
+run "v6 salted 300, 1 MiB user ID" EBADMSG key "$tmp/v6-uid-flood.pgp" $big
 key=$data/alice.gpg
 for shape in many-uids max-uid max-uid-flood keyring; do
 	$flood --shape $shape "$key" "$tmp/$shape.pgp"

@@ -96,14 +96,20 @@ class Key:
     def __init__(self, buf):
         self.pkts = list(packets(buf))
         body = [b for t, _, b in self.pkts if t == TAG_PUBKEY][0]
-        if body[0] != 4 or body[5] not in (1, 3):
-            raise ValueError("need a v4 RSA primary key")
+        if body[0] not in (4, 6) or body[5] not in (1, 3):
+            raise ValueError("need a v4 or v6 RSA primary key")
         self.body = body
+        self.version = body[0]
         self.created = struct.unpack(">I", body[1:5])[0]
-        bits = struct.unpack(">H", body[6:8])[0]
-        self.n = int.from_bytes(body[8:8 + (bits + 7) // 8], "big")
-        self.fpr = hashlib.sha1(self.hashed(body)).digest()
-        self.keyid = self.fpr[-8:]
+        at = 6 if body[0] == 4 else 10  # v6: four-octet material length
+        bits = struct.unpack(">H", body[at:at + 2])[0]
+        self.n = int.from_bytes(body[at + 2:at + 2 + (bits + 7) // 8], "big")
+        if self.version == 6:
+            self.fpr = hashlib.sha256(self.hashed(body)).digest()
+            self.keyid = self.fpr[:8]
+        else:
+            self.fpr = hashlib.sha1(self.hashed(body)).digest()
+            self.keyid = self.fpr[-8:]
         self.uid = [b for t, _, b in self.pkts if t == TAG_UID][0]
         subs = [b for t, _, b in self.pkts if t == TAG_SUBKEY]
         self.sub = subs[0] if subs else None
@@ -114,6 +120,9 @@ class Key:
 
     @staticmethod
     def hashed(body):
+        """RFC 9580 5.2.4: 0x99 + two-octet length (v4), 0x9B + four (v6)."""
+        if body[0] == 6:
+            return b"\x9b" + struct.pack(">I", len(body)) + body
         return b"\x99" + struct.pack(">H", len(body)) + body
 
 
@@ -142,6 +151,33 @@ def sig_v4(key, typ, created, covered, issuer=None, value=None, qc=True,
         value = rnd.getrandbits(key.n.bit_length() - 1) | 1
     return packet(TAG_SIG, head + struct.pack(">H", len(unhashed)) +
                   unhashed + quick + mpi(value))
+
+
+def sig_v6(key, typ, created, covered, rnd=random):
+    """A v6 SHA-256 RSA signature (RFC 9580 5.2.3): its 16-octet salt is
+    hashed first, so nothing before its own packet can be shared."""
+    salt = rnd.randbytes(16)
+    hashed = subpacket(2, struct.pack(">I", created))
+    hashed += subpacket(33, b"\x06" + key.fpr)
+    head = bytes([6, typ, 1, 8]) + struct.pack(">I", len(hashed)) + hashed
+    trailer = b"\x06\xff" + struct.pack(">I", len(head))
+    digest = hashlib.sha256(salt + covered + head + trailer).digest()
+    value = rnd.getrandbits(key.n.bit_length() - 1) | 1
+    return packet(TAG_SIG, head + struct.pack(">I", 0) + digest[:2] +
+                  bytes([16]) + salt + mpi(value))
+
+
+def v6_flood(buf, uid_size, nsigs, seed=9):
+    """A v6 key with one more user ID of `uid_size` octets carrying
+    `nsigs` salted junk self-certifications (correct quick checks)."""
+    rnd = random.Random(seed)
+    key = Key(buf)
+    uid = (b"v6 flood <v6@pgpk.invalid> " + b"z" * uid_size)[:uid_size]
+    covered = Key.hashed(key.body) + uid_hashed(uid)
+    extra = [packet(TAG_UID, uid)]
+    extra += [sig_v6(key, 0x13, key.newest + 1 + i, covered, rnd)
+              for i in range(nsigs)]
+    return buf + b"".join(extra)
 
 
 def sig_v3(key, typ, created, covered, rnd=random):
@@ -330,6 +366,9 @@ SHAPES = {
     "max-uid-flood": lambda b: big_uid(b, 512 * 1024, 1500),
     "huge-uid-flood": lambda b: big_uid(b, 4 << 20, 10000),
     "keyring": lambda b: keyring(b, 300, 10),
+    # b: a v6 key.  Within the salted-digest budget; beyond it.
+    "v6-flood": lambda b: v6_flood(b, 40, 3000),
+    "v6-uid-flood": lambda b: v6_flood(b, 1 << 20, 300),
     # Messages (b: an inline-signed message, or a detached signature).
     "nested4": lambda b: nested(b, 4),
     "nested5": lambda b: nested(b, 5),
