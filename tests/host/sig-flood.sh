@@ -123,6 +123,8 @@ for shape in many-uids max-uid max-uid-flood keyring; do
 	$flood --shape $shape "$key" "$tmp/$shape.pgp"
 	run "$shape" OK key "$tmp/$shape.pgp" $big
 done
+$flood --shape armored-flood "$key" "$tmp/armored.asc"
+run "armored, 2000 mixed junk" OK-3RD key "$tmp/armored.asc" $big
 for shape in nested4 msg-flood msg-many-comp msg-bomb; do
 	$flood --shape $shape "$msg" "$tmp/$shape.gpg"
 	run "$shape" OK sig "$tmp/$shape.gpg" $big

@@ -360,12 +360,30 @@ def bomb(msg, size):
     return msg + compressed(pad)
 
 
+def armor(data, what="PGP PUBLIC KEY BLOCK"):
+    """RFC 9580 6.2: ASCII armor with the CRC-24 checksum."""
+    import base64
+    crc = 0xB704CE
+    for b in data:
+        crc ^= b << 16
+        for _ in range(8):
+            crc <<= 1
+            if crc & 0x1000000:
+                crc ^= 0x1864CFB
+    b64 = base64.b64encode(data).decode()
+    lines = [b64[i:i + 64] for i in range(0, len(b64), 64)]
+    crc_b64 = base64.b64encode((crc & 0xFFFFFF).to_bytes(3, "big")).decode()
+    return ("-----BEGIN %s-----\n\n%s\n=%s\n-----END %s-----\n" %
+            (what, "\n".join(lines), crc_b64, what)).encode()
+
+
 SHAPES = {
     "many-uids": lambda b: many_uids(b, 2000),
     "max-uid": lambda b: big_uid(b, 60000, 0),
     "max-uid-flood": lambda b: big_uid(b, 512 * 1024, 1500),
     "huge-uid-flood": lambda b: big_uid(b, 4 << 20, 10000),
     "keyring": lambda b: keyring(b, 300, 10),
+    "armored-flood": lambda b: armor(flood(b, 2000)),
     # b: a v6 key.  Within the salted-digest budget; beyond it.
     "v6-flood": lambda b: v6_flood(b, 40, 3000),
     "v6-uid-flood": lambda b: v6_flood(b, 1 << 20, 300),
