@@ -15,19 +15,17 @@ pgpk_need_data rsa2048.pgp flood/self127.pgp flood/self128.pgp \
 	flood/mixed128.pgp flood/tiny2000.pgp
 pgpk_load
 
-expect_ok keyctl newring clean @s
-expect_ok keyctl padd asymmetric "" "$PGPK_OUT" <"$PGPK_DATA/rsa2048.pgp"
-want=$(pgpk_key_desc_of "$PGPK_OUT")
-echo "clean key: $want"
-
-for f in self127 self128 mixed128 tiny2000; do
+want=
+for f in clean self127 self128 mixed128 tiny2000; do
+	file=$PGPK_DATA/flood/$f.pgp
+	[ "$f" = clean ] && file=$PGPK_DATA/rsa2048.pgp
 	expect_ok keyctl newring "$f" @s
 	ring=$PGPK_OUT
 	mark=$(pgpk_log_lines)
-	expect_ok keyctl padd asymmetric "" "$ring" \
-		<"$PGPK_DATA/flood/$f.pgp"
+	expect_ok keyctl padd asymmetric "" "$ring" <"$file"
 	id=$PGPK_OUT
 	assert_eq asymmetric "$(pgpk_key_type "$id")" "$f: key type"
+	[ -n "$want" ] || want=$(pgpk_key_desc_of "$id")
 	assert_eq "$want" "$(pgpk_key_desc_of "$id")" "$f: key description"
 	# The helper logs before it instantiates; syslogd writes later.
 	n=50
@@ -36,7 +34,7 @@ for f in self127 self128 mixed128 tiny2000; do
 		sleep 0.1
 		n=$((n - 1))
 	done
-	echo "$f: $(wc -c <"$PGPK_DATA/flood/$f.pgp") octets; helper:" \
+	echo "$f: $(wc -c <"$file") octets; helper:" \
 		"$(pgpk_log_since "$mark" | grep instantiated | tail -n 1 |
 			sed 's/.*instantiated: //')"
 done
