@@ -189,6 +189,11 @@ static int pgpk_rsa_check(const struct pgpk_rsa *rsa, BN_CTX *bn,
 	tlen = di->len + digest_len;
 	if (k < tlen + 11 || !s->len || s->len > k)
 		return -EKEYREJECTED;
+	/* A genuine value is 8 octets shorter than the modulus with
+	 * probability 2^-64; junk that short would cost one RSA operation
+	 * per few octets of input (flooding): refused before arithmetic. */
+	if (s->len + 8 < k)
+		return -EKEYREJECTED;
 	BN_CTX_start(bn);
 	bs = BN_CTX_get(bn);
 	m = BN_CTX_get(bn);
@@ -238,6 +243,35 @@ int pgpk_rsa_verify_digest(const struct pgpk_mpi *n, const struct pgpk_mpi *e,
 	return ret;
 }
 
+/*
+ * Work bounds against certificate flooding (anyone can append signatures
+ * to a published key; none verifies, each costs a digest and maybe an RSA
+ * operation).  The newest valid self-signature must still be found, so
+ * every candidate is checked, newest first, and the cost of each is kept
+ * proportional to its own size:
+ *  - the digest of key [+ subkey] [+ user ID], the same for every unsalted
+ *    (v3, v4) signature of a component, is computed once per hash and
+ *    copied (struct pgpk_md_prefix), so a huge user ID with thousands of
+ *    signatures is not hashed thousands of times;
+ *  - a v6 signature hashes its own salt first (RFC 9580 5.2.4), so that
+ *    prefix cannot be shared: what is hashed for it before its own packet
+ *    is charged to a budget linear in the input (PGPK_SALTED_BUDGET), and
+ *    a validation that runs out of it fails closed (ring->work_exhausted);
+ *  - an RSA signature value far shorter than the modulus is refused
+ *    before any arithmetic (pgpk_rsa_check()).
+ */
+#define PGPK_SALTED_BUDGET(input_len) ((size_t)(64u << 20) + 16 * (input_len))
+
+/* State of a digest after key [+ subkey] [+ user ID], by hash and by
+ * user ID encoding (v3 hashes it bare, v4 with a header). */
+struct pgpk_md_prefix {
+	const struct pgpk_pubkey *k1;
+	const struct pgpk_pubkey *k2;
+	const struct pgpk_userid *uid;
+	EVP_MD_CTX *ctx; /* NULL until used */
+	bool ready;
+};
+
 /* Per-thread verification state. */
 struct pgpk_vctx {
 	int64_t now;
@@ -245,6 +279,9 @@ struct pgpk_vctx {
 	EVP_MD_CTX *md;
 	BN_CTX *bn;
 	EVP_MD *mds[16]; /* fetched digests, by RFC id */
+	struct pgpk_md_prefix prefixes[16][2]; /* [hash][v3] */
+	size_t salted_left; /* octets v6 prefixes may still hash */
+	bool exhausted; /* a check was refused for want of budget */
 	/* Two loaded keys (primary and the subkey being checked): loading
 	 * one costs about half a verification. */
 	struct pgpk_rsa_slot {
@@ -310,6 +347,64 @@ static struct pgpk_rsa_slot *pgpk_rsa_slot(struct pgpk_vctx *v,
 	return slot;
 }
 
+static int pgpk_hash_covered(EVP_MD_CTX *md, const struct pgpk_signature *sig,
+			     const struct pgpk_pubkey *k1,
+			     const struct pgpk_pubkey *k2,
+			     const struct pgpk_userid *uid)
+{
+	if (pgpk_hash_key_packet(md, k1) ||
+	    (k2 && pgpk_hash_key_packet(md, k2)) ||
+	    (uid && pgpk_hash_uid(md, sig, uid)))
+		return -ENOMEM;
+	return 0;
+}
+
+/*
+ * Start v->md for `sig`: salt (v6), key k1 [, key k2] [, uid].  0, or
+ * -ENOMEM, or -E2BIG when the budget of salted prefixes is spent.
+ */
+static int pgpk_digest_start(struct pgpk_vctx *v, const EVP_MD *type,
+			     const struct pgpk_signature *sig,
+			     const struct pgpk_pubkey *k1,
+			     const struct pgpk_pubkey *k2,
+			     const struct pgpk_userid *uid)
+{
+	struct pgpk_md_prefix *p;
+	size_t cost;
+
+	if (sig->version == 6) {
+		cost = sig->salt_len + k1->body_len + (k2 ? k2->body_len : 0) +
+		       (uid ? uid->len : 0);
+		if (cost > v->salted_left) {
+			v->exhausted = true;
+			return -E2BIG;
+		}
+		v->salted_left -= cost;
+		if (!EVP_DigestInit_ex(v->md, type, NULL) ||
+		    pgpk_hash_sig_prefix(v->md, sig) ||
+		    pgpk_hash_covered(v->md, sig, k1, k2, uid))
+			return -ENOMEM;
+		return 0;
+	}
+	p = &v->prefixes[sig->hash_algo][sig->version == 3];
+	if (!p->ctx) {
+		p->ctx = EVP_MD_CTX_new();
+		if (!p->ctx)
+			return -ENOMEM;
+	}
+	if (!p->ready || p->k1 != k1 || p->k2 != k2 || p->uid != uid) {
+		p->ready = false;
+		if (!EVP_DigestInit_ex(p->ctx, type, NULL) ||
+		    pgpk_hash_covered(p->ctx, sig, k1, k2, uid))
+			return -ENOMEM;
+		p->k1 = k1;
+		p->k2 = k2;
+		p->uid = uid;
+		p->ready = true;
+	}
+	return EVP_MD_CTX_copy_ex(v->md, p->ctx) ? 0 : -ENOMEM;
+}
+
 /*
  * Does `sig`, made by `signer`, cover key k1 [, key k2] [, uid]?  The
  * result is cached in sig->verified.
@@ -353,11 +448,7 @@ static bool pgpk_check(struct pgpk_vctx *v, const struct pgpk_pubkey *signer,
 	if (!v->mds[sig->hash_algo])
 		v->mds[sig->hash_algo] = EVP_MD_fetch(NULL, name, NULL);
 	type = v->mds[sig->hash_algo];
-	if (!type || !EVP_DigestInit_ex(v->md, type, NULL) ||
-	    pgpk_hash_sig_prefix(v->md, sig) ||
-	    pgpk_hash_key_packet(v->md, k1) ||
-	    (k2 && pgpk_hash_key_packet(v->md, k2)) ||
-	    (uid && pgpk_hash_uid(v->md, sig, uid)) ||
+	if (!type || pgpk_digest_start(v, type, sig, k1, k2, uid) ||
 	    pgpk_hash_sig_trailer(v->md, sig) ||
 	    !EVP_DigestFinal_ex(v->md, digest, &dlen))
 		goto done;
@@ -382,51 +473,18 @@ done:
 	return good;
 }
 
-/* Candidate ordering: newest first; on equal times the later packet wins
- * (GnuPG keeps the last signature with timestamp >= the best so far). */
-static bool pgpk_sig_before(const struct pgpk_signature *x,
-			    const struct pgpk_signature *y)
-{
-	if (x->created != y->created)
-		return x->created > y->created;
-	return x > y;
-}
-
-static void pgpk_sift_down(const struct pgpk_signature **v, size_t i, size_t n)
-{
-	const struct pgpk_signature *t;
-	size_t c;
-
-	for (; (c = 2 * i + 1) < n; i = c) {
-		if (c + 1 < n && pgpk_sig_before(v[c], v[c + 1]))
-			c++;
-		if (!pgpk_sig_before(v[i], v[c]))
-			return;
-		t = v[i];
-		v[i] = v[c];
-		v[c] = t;
-	}
-}
-
 /*
- * Sort signatures newest first, in place (heapsort).  Not qsort(): for
- * arrays over 1 KiB glibc's qsort asks sysinfo() for the memory size, a
- * system call the sandbox kills the parser for, so that a flood of
- * appended signatures made keys unloadable.
+ * Candidate ordering, for pgpk_sort_ptrs(): newest first; on equal times
+ * the later packet wins (GnuPG keeps the last signature with timestamp >=
+ * the best so far).
  */
-void pgpk_sort_newest(const struct pgpk_signature **v, size_t n)
+int pgpk_sig_newest_cmp(const void *a, const void *b)
 {
-	const struct pgpk_signature *t;
-	size_t i;
+	const struct pgpk_signature *x = a, *y = b;
 
-	for (i = n / 2; i-- > 0;)
-		pgpk_sift_down(v, i, n);
-	for (i = n; i-- > 1;) {
-		t = v[0];
-		v[0] = v[i];
-		v[i] = t;
-		pgpk_sift_down(v, 0, i);
-	}
+	if (x->created != y->created)
+		return x->created > y->created ? -1 : 1;
+	return x > y ? -1 : (x < y ? 1 : 0);
 }
 
 typedef bool (*pgpk_sig_filter)(const struct pgpk_signature *sig,
@@ -482,11 +540,13 @@ pgpk_newest_good(struct pgpk_vctx *v, struct pgpk_signature *sigs, size_t nsigs,
 	for (i = 0; i < nsigs; i++)
 		if (filter(&sigs[i], primary, v->now))
 			cands[n++] = &sigs[i];
-	pgpk_sort_newest((const struct pgpk_signature **)cands, n);
 	best = NULL;
+	if (pgpk_sort_ptrs((const void **)cands, n, pgpk_sig_newest_cmp))
+		goto out_free;
 	for (i = 0; i < n && !best; i++)
 		if (pgpk_check(v, primary, cands[i], primary, subkey, uid))
 			best = cands[i];
+out_free:
 	if (cands != stack_cands)
 		free(cands);
 	return best;
@@ -691,6 +751,7 @@ struct pgpk_worker {
 	size_t first;
 	size_t stride;
 	size_t verified;
+	bool exhausted;
 	int ret;
 };
 
@@ -700,8 +761,9 @@ static void *pgpk_worker_run(void *arg)
 	struct pgpk_vctx v = {
 		.now = w->opts->now,
 		.no_verify = w->opts->no_verify,
+		.salted_left = PGPK_SALTED_BUDGET(w->ring->input.packets_len),
 	};
-	size_t i;
+	size_t i, j;
 
 	v.md = EVP_MD_CTX_new();
 	v.bn = BN_CTX_new();
@@ -712,11 +774,15 @@ static void *pgpk_worker_run(void *arg)
 		w->ret = -ENOMEM;
 	pgpk_rsa_release(&v.slots[0].rsa);
 	pgpk_rsa_release(&v.slots[1].rsa);
-	for (i = 0; i < sizeof(v.mds) / sizeof(v.mds[0]); i++)
+	for (i = 0; i < sizeof(v.mds) / sizeof(v.mds[0]); i++) {
 		EVP_MD_free(v.mds[i]);
+		for (j = 0; j < 2; j++)
+			EVP_MD_CTX_free(v.prefixes[i][j].ctx);
+	}
 	BN_CTX_free(v.bn);
 	EVP_MD_CTX_free(v.md);
 	w->verified = v.verified;
+	w->exhausted = v.exhausted;
 	return NULL;
 }
 
@@ -741,6 +807,8 @@ static int pgpk_validate_all(struct pgpk_keyring *ring,
 	if (nthreads == 1) {
 		pgpk_worker_run(&workers[0]);
 		ring->nsigs_verified = workers[0].verified;
+		if (!workers[0].ret && workers[0].exhausted)
+			return -E2BIG;
 		return workers[0].ret;
 	}
 	/* Worker 0 runs here; the others on their own threads.  If a
@@ -756,6 +824,8 @@ static int pgpk_validate_all(struct pgpk_keyring *ring,
 		pthread_join(workers[i].thread, NULL);
 	for (i = 0; i < nthreads; i++) {
 		ring->nsigs_verified += workers[i].verified;
+		if (workers[i].exhausted && !ret)
+			ret = -E2BIG;
 		if (workers[i].ret)
 			ret = workers[i].ret;
 	}
@@ -1044,6 +1114,15 @@ int pgpk_keyring_parse(const uint8_t *in, size_t len,
 	if (ret)
 		goto error_free_ring;
 	ret = pgpk_validate_all(ring, opts);
+	if (ret == -E2BIG) {
+		/* Some signature went unchecked: validity could be wrong
+		 * either way (a revocation unseen), so nothing is answered. */
+		ret = pgpk_fail(
+			err, -EBADMSG, 0,
+			"too many salted (v6) signatures to check within %zu octets of digests: certificate flooding?",
+			PGPK_SALTED_BUDGET(ring->input.packets_len));
+		goto error_free_ring;
+	}
 	if (ret) {
 		pgpk_fail(err, ret, 0, "validation failed: out of memory");
 		goto error_free_ring;

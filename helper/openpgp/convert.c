@@ -152,37 +152,152 @@ static bool pgpk_is_cert_type(unsigned int type)
 	return type >= PGPK_SIG_CERT_GENERIC && type <= PGPK_SIG_CERT_POSITIVE;
 }
 
-static bool pgpk_same_issuer(const struct pgpk_signature *a,
-			     const struct pgpk_signature *b)
-{
-	if (a->issuer_fpr_len && b->issuer_fpr_len)
-		return a->issuer_fpr_len == b->issuer_fpr_len &&
-		       !memcmp(a->issuer_fpr, b->issuer_fpr, a->issuer_fpr_len);
-	if (a->has_issuer_keyid && b->has_issuer_keyid)
-		return !memcmp(a->issuer_keyid, b->issuer_keyid,
-			       PGPK_KEYID_LEN);
-	return false;
-}
-
 /*
  * RFC 9580 5.2.1.15: a certification revocation (0x30) by the same issuer,
- * made at or after the certification, withdraws it.  The revocation cannot
- * be verified here (no issuer key), so an unverified one is believed: that
- * can only make the kernel refuse, never accept.
+ * made at or after the certification, withdraws it.  Same issuer: the
+ * same fingerprint when both name one, else the same key ID when both
+ * name one.  The revocation cannot be verified here (no issuer key), so an
+ * unverified one is believed: that can only make the kernel refuse, never
+ * accept.
+ *
+ * The revocations are indexed by issuer, newest first within an issuer,
+ * so that each certification is looked up by binary search: a user ID
+ * flooded with thousands of certifications and revocations costs
+ * O(n log n), not O(n^2).  Hence three indexes: by fingerprint, by key
+ * ID of those without a fingerprint, by key ID of all.
  */
-static bool pgpk_certification_revoked(const struct pgpk_userid *uid,
-				       const struct pgpk_signature *cert)
-{
-	size_t i;
+enum { PGPK_REV_FPR, PGPK_REV_KEYID_ONLY, PGPK_REV_KEYID, PGPK_REV_NR };
 
+struct pgpk_revocations {
+	const void **idx[PGPK_REV_NR];
+	size_t n[PGPK_REV_NR];
+	const void **mem;
+};
+
+static int pgpk_newer_first(const struct pgpk_signature *x,
+			    const struct pgpk_signature *y)
+{
+	if (x->created != y->created)
+		return x->created > y->created ? -1 : 1;
+	return 0;
+}
+
+static int pgpk_fpr_cmp(const struct pgpk_signature *x,
+			const struct pgpk_signature *y)
+{
+	if (x->issuer_fpr_len != y->issuer_fpr_len)
+		return x->issuer_fpr_len < y->issuer_fpr_len ? -1 : 1;
+	return memcmp(x->issuer_fpr, y->issuer_fpr, x->issuer_fpr_len);
+}
+
+static int pgpk_rev_fpr_cmp(const void *a, const void *b)
+{
+	int r = pgpk_fpr_cmp(a, b);
+
+	return r ? r : pgpk_newer_first(a, b);
+}
+
+static int pgpk_keyid_cmp(const struct pgpk_signature *x,
+			  const struct pgpk_signature *y)
+{
+	return memcmp(x->issuer_keyid, y->issuer_keyid, PGPK_KEYID_LEN);
+}
+
+static int pgpk_rev_keyid_cmp(const void *a, const void *b)
+{
+	int r = pgpk_keyid_cmp(a, b);
+
+	return r ? r : pgpk_newer_first(a, b);
+}
+
+static void pgpk_revocations_free(struct pgpk_revocations *revs)
+{
+	free(revs->mem);
+	memset(revs, 0, sizeof(*revs));
+}
+
+static int pgpk_revocations_index(const struct pgpk_userid *uid,
+				  struct pgpk_revocations *revs)
+{
+	size_t i, k;
+
+	memset(revs, 0, sizeof(*revs));
+	revs->mem = pgpk_calloc_array(uid->nsigs, PGPK_REV_NR * sizeof(void *));
+	if (!revs->mem)
+		return -ENOMEM;
+	for (k = 0; k < PGPK_REV_NR; k++)
+		revs->idx[k] = revs->mem + k * (uid->nsigs ? uid->nsigs : 1);
 	for (i = 0; i < uid->nsigs; i++) {
 		const struct pgpk_signature *r = &uid->sigs[i];
 
-		if (r->type == PGPK_SIG_CERT_REVOCATION && !r->malformed &&
-		    r->created >= cert->created && pgpk_same_issuer(r, cert))
+		if (r->type != PGPK_SIG_CERT_REVOCATION || r->malformed)
+			continue;
+		if (r->issuer_fpr_len)
+			revs->idx[PGPK_REV_FPR][revs->n[PGPK_REV_FPR]++] = r;
+		if (r->has_issuer_keyid && !r->issuer_fpr_len)
+			revs->idx[PGPK_REV_KEYID_ONLY]
+				 [revs->n[PGPK_REV_KEYID_ONLY]++] = r;
+		if (r->has_issuer_keyid)
+			revs->idx[PGPK_REV_KEYID][revs->n[PGPK_REV_KEYID]++] =
+				r;
+	}
+	if (pgpk_sort_ptrs(revs->idx[PGPK_REV_FPR], revs->n[PGPK_REV_FPR],
+			   pgpk_rev_fpr_cmp) ||
+	    pgpk_sort_ptrs(revs->idx[PGPK_REV_KEYID_ONLY],
+			   revs->n[PGPK_REV_KEYID_ONLY], pgpk_rev_keyid_cmp) ||
+	    pgpk_sort_ptrs(revs->idx[PGPK_REV_KEYID], revs->n[PGPK_REV_KEYID],
+			   pgpk_rev_keyid_cmp)) {
+		pgpk_revocations_free(revs);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The newest revocation in idx[0..n) by cert's issuer (cmp), or NULL. */
+static const struct pgpk_signature *
+pgpk_newest_by(const void *const *idx, size_t n,
+	       const struct pgpk_signature *cert,
+	       int (*cmp)(const struct pgpk_signature *,
+			  const struct pgpk_signature *))
+{
+	size_t lo = 0, hi = n, mid;
+
+	/* The first entry not below cert's issuer: the newest of its run. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (cmp(idx[mid], cert) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < n && !cmp(idx[lo], cert))
+		return idx[lo];
+	return NULL;
+}
+
+static bool pgpk_certification_revoked(const struct pgpk_revocations *revs,
+				       const struct pgpk_signature *cert)
+{
+	const struct pgpk_signature *r = NULL;
+
+	if (cert->issuer_fpr_len) {
+		r = pgpk_newest_by(revs->idx[PGPK_REV_FPR],
+				   revs->n[PGPK_REV_FPR], cert, pgpk_fpr_cmp);
+		if (r && r->created >= cert->created)
 			return true;
 	}
-	return false;
+	if (!cert->has_issuer_keyid)
+		return false;
+	/* Key IDs decide only where one side has no fingerprint. */
+	if (cert->issuer_fpr_len)
+		r = pgpk_newest_by(revs->idx[PGPK_REV_KEYID_ONLY],
+				   revs->n[PGPK_REV_KEYID_ONLY], cert,
+				   pgpk_keyid_cmp);
+	else
+		r = pgpk_newest_by(revs->idx[PGPK_REV_KEYID],
+				   revs->n[PGPK_REV_KEYID], cert,
+				   pgpk_keyid_cmp);
+	return r && r->created >= cert->created;
 }
 
 /* RFC 9580 9.5: the hashes the kernel checks, minus the broken SHA-1. */
@@ -201,7 +316,7 @@ static bool pgpk_kernel_cert_hash(unsigned int hash_algo)
  * by this key, not revoked by its issuer.
  */
 static bool pgpk_is_candidate(const struct pgpk_pubkey *key,
-			      const struct pgpk_userid *uid,
+			      const struct pgpk_revocations *revs,
 			      const struct pgpk_signature *s)
 {
 	bool self;
@@ -221,7 +336,7 @@ static bool pgpk_is_candidate(const struct pgpk_pubkey *key,
 		       (s->issuer_fpr_len == key->fpr_len &&
 			!memcmp(s->issuer_fpr, key->fpr, key->fpr_len)) :
 		       !memcmp(s->issuer_keyid, key->keyid, PGPK_KEYID_LEN);
-	return !self && !pgpk_certification_revoked(uid, s);
+	return !self && !pgpk_certification_revoked(revs, s);
 }
 
 /*
@@ -236,17 +351,24 @@ static int pgpk_third_party(const struct pgpk_pubkey *key,
 			    const struct pgpk_signature ***out, size_t *n)
 {
 	const struct pgpk_signature **cands;
+	struct pgpk_revocations revs;
 	size_t i;
 
 	*out = NULL;
 	*n = 0;
 	cands = pgpk_calloc_array(uid->nsigs ? uid->nsigs : 1, sizeof(*cands));
-	if (!cands)
+	if (!cands || pgpk_revocations_index(uid, &revs)) {
+		free(cands);
 		return -ENOMEM;
+	}
 	for (i = 0; i < uid->nsigs; i++)
-		if (pgpk_is_candidate(key, uid, &uid->sigs[i]))
+		if (pgpk_is_candidate(key, &revs, &uid->sigs[i]))
 			cands[(*n)++] = &uid->sigs[i];
-	pgpk_sort_newest(cands, *n);
+	pgpk_revocations_free(&revs);
+	if (pgpk_sort_ptrs((const void **)cands, *n, pgpk_sig_newest_cmp)) {
+		free(cands);
+		return -ENOMEM;
+	}
 	if (*n > PGPK_MAX_THIRD_PARTY)
 		*n = PGPK_MAX_THIRD_PARTY;
 	*out = cands;

@@ -187,11 +187,19 @@ int pgpk_input_decode_borrow(const uint8_t *in, size_t len,
 			     struct pgpk_input *out, bool borrow,
 			     struct pgpk_error *err);
 
-/* Newest first; on equal times the later packet first.  No system call
- * (qsort() may make one the sandbox forbids). */
-void pgpk_sort_newest(const struct pgpk_signature **v, size_t n);
+/* pgpk_sort_ptrs() order of signatures: newest first; on equal times the
+ * later packet first. */
+int pgpk_sig_newest_cmp(const void *a, const void *b);
 
 /* Free-standing allocation cap helper: n * size with overflow check. */
 void *pgpk_calloc_array(size_t n, size_t size);
+
+/*
+ * Sort v[0..n) so that cmp(v[i], v[i + 1]) <= 0; stable, O(n log n), no
+ * system call but malloc() (sort.c says why not qsort()).  0 or -ENOMEM
+ * (v unchanged).
+ */
+typedef int (*pgpk_cmp_fn)(const void *a, const void *b);
+int pgpk_sort_ptrs(const void **v, size_t n, pgpk_cmp_fn cmp);
 
 #endif /* PGPK_OPENPGP_INTERNAL_H */

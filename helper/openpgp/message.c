@@ -18,6 +18,7 @@
 struct pgpk_sigset_priv {
 	uint8_t **bufs; /* decompressed buffers the sigs point into */
 	size_t nbufs;
+	size_t cap_bufs;
 	size_t cap_sigs;
 };
 
@@ -53,13 +54,23 @@ void pgpk_sigset_free(struct pgpk_sigset *set)
 	free(set);
 }
 
+/* Capacity doubles: thousands of compressed packets cost linear time. */
 static int pgpk_keep_buf(struct pgpk_sigset_priv *priv, uint8_t *buf)
 {
-	uint8_t **nb = realloc(priv->bufs, (priv->nbufs + 1) * sizeof(*nb));
+	uint8_t **nb;
+	size_t ncap;
 
-	if (!nb)
-		return -ENOMEM;
-	priv->bufs = nb;
+	if (priv->nbufs == priv->cap_bufs) {
+		ncap = priv->cap_bufs ? 2 * priv->cap_bufs : 8;
+		nb = pgpk_calloc_array(ncap, sizeof(*nb));
+		if (!nb)
+			return -ENOMEM;
+		if (priv->nbufs)
+			memcpy(nb, priv->bufs, priv->nbufs * sizeof(*nb));
+		free(priv->bufs);
+		priv->bufs = nb;
+		priv->cap_bufs = ncap;
+	}
 	priv->bufs[priv->nbufs++] = buf;
 	return 0;
 }
@@ -171,6 +182,13 @@ static int pgpk_decompress(struct pgpk_msg *m, const struct pgpk_packet *pkt,
 		}
 	} while (1);
 	inflateEnd(&zs);
+	/* Kept until the set is freed: only what was used (a 64 KiB
+	 * buffer per tiny packet would let 1 MiB of input claim GiBs). */
+	if (used < cap) {
+		nb = realloc(buf, used ? used : 1);
+		if (nb)
+			buf = nb;
+	}
 	m->total_out += used;
 	*out = buf;
 	*out_len = used;

@@ -1,0 +1,89 @@
+#!/bin/bash
+# The system calls the parser child really makes under the real seccomp
+# filter, traced with strace -f through `pgpk-helper debug` (fork,
+# sandbox, parse, answer): every key and signature of the test data, the
+# flood and adversarial inputs of tests/lib/pgpk_flood.py, garbage.
+# FAIL if a child is killed by SIGSYS or makes a call outside
+# policy/seccomp-allowlist.txt; prints how often each call was made and
+# which allowed calls were never made, the evidence behind the audit
+# table of sandbox/README.md.  SKIP without strace or ptrace.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root" || exit 1
+helper=${PGPK_HELPER:-bazel-bin/helper/pgpk-helper}
+flood="python3 tests/lib/pgpk_flood.py"
+command -v strace >/dev/null || { echo "SKIP: strace not installed"; exit 77; }
+command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
+strace -qq -o /dev/null true 2>/dev/null ||
+	{ echo "SKIP: ptrace not permitted here"; exit 77; }
+[ -x "$helper" ] || bazel build //helper:pgpk-helper >/dev/null 2>&1 ||
+	{ echo "FAIL: pgpk-helper does not build"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+allowed=$(awk '!/^#/ && NF { print $1 }' policy/seccomp-allowlist.txt)
+key=tests/openpgp/data/alice.gpg
+msg=tests/openpgp/data/msg.txt.inline
+$flood "$key" "$tmp/mixed.pgp" 3000
+$flood "$key" "$tmp/self.pgp" 300 self
+$flood "$key" "$tmp/thirdmin.pgp" 30000 thirdmin
+for s in many-uids max-uid-flood keyring; do
+	$flood --shape $s "$key" "$tmp/$s.pgp"
+done
+for s in v6-flood v6-uid-flood; do
+	$flood --shape $s tests/verify/testdata/v6.pgp "$tmp/$s.pgp"
+done
+for s in nested4 nested5 msg-flood msg-many-comp msg-bomb msg-bomb-over; do
+	$flood --shape $s "$msg" "$tmp/$s.gpg"
+done
+head -c 4096 /dev/urandom >"$tmp/garbage"
+inputs=$(ls tests/openpgp/data/*.gpg tests/openpgp/data/*.asc \
+	tests/openpgp/data/*.pgp tests/openpgp/data/msg.txt.* \
+	tests/openpgp/data/selftest-msg* tests/verify/testdata/*.pgp \
+	tests/verify/testdata/*.sig tests/verify/testdata/msg.clear \
+	tests/verify/testdata/msg.inline tests/verify/testdata/msg.sub.asc \
+	"$tmp"/*.pgp "$tmp"/*.gpg "$tmp/garbage" 2>/dev/null)
+
+fail=0 runs=0
+: >"$tmp/calls"
+for f in $inputs; do
+	for kind in key sig; do
+		strace -f -qq -o "$tmp/trace" "$helper" debug \
+			--max-input=8388608 "$kind" "$f" >/dev/null 2>"$tmp/err"
+		runs=$((runs + 1))
+		# The child: the process that loaded the filter; its calls
+		# after that (strace writes "<... x resumed>" for the second
+		# half of an interrupted call: counted once).
+		child=$(awk '/seccomp\(SECCOMP_SET_MODE_FILTER, 0, \{len/ {
+			print $1; exit }' "$tmp/trace")
+		if [ -z "$child" ]; then
+			echo "FAIL: $kind $f: no child loaded the filter"
+			fail=1
+			continue
+		fi
+		awk -v c="$child" '$1 == c && p && $2 !~ /^(<|\+\+\+|---)/ {
+			sub(/\(.*/, "", $2); print $2 }
+			$1 == c && /SECCOMP_SET_MODE_FILTER, 0, \{len/ { p = 1 }' \
+			"$tmp/trace" >>"$tmp/calls"
+		if grep -q "^$child +++ killed by SIGSYS" "$tmp/trace" ||
+			grep -q "ECHILD" "$tmp/err"; then
+			echo "FAIL: $kind $f: $(tail -1 "$tmp/err")"
+			fail=1
+		fi
+	done
+done
+echo "$runs sandboxed runs; system calls after the filter, all runs:"
+sort "$tmp/calls" | uniq -c | sort -rn
+for c in $(sort -u "$tmp/calls"); do
+	if ! grep -qx "$c" <<<"$allowed"; then
+		echo "FAIL: $c is not in policy/seccomp-allowlist.txt"
+		fail=1
+	fi
+done
+echo "allowed but never made: $(for a in $allowed; do
+	grep -qx "$a" "$tmp/calls" || printf '%s ' "$a"; done)"
+if [ "$fail" != 0 ]; then
+	echo "FAIL: the parser child needs a call its filter forbids"
+	exit 1
+fi
+echo "PASS: every sandboxed run kept to the allowlist"

@@ -1,0 +1,141 @@
+#!/bin/bash
+# Certificate flooding and other adversarial inputs through the REAL
+# sandboxed parser (security issue 9): `pgpk-helper debug` forks the child,
+# which enters the sandbox (rlimits, no_new_privs, the real seccomp
+# allowlist), parses, answers; the broker re-validates and applies the
+# default policy, watchdog 2 s included.
+#
+# A valid RSA key with 127, 128, 1000, 5000, 20000 junk signatures of every
+# kind (tests/lib/pgpk_flood.py), many and huge user IDs, large keyrings,
+# signed messages nested, flooded, bombed: each must give its verdict (the
+# genuine key's material, user ID, flags and self-certification; or the
+# named refusal), never SIGSYS/ECHILD or the watchdog.  Before the fix, 127
+# junk self-signatures killed the parser with SIGSYS (glibc's qsort()
+# calling sysinfo()).  Prints the time of each; PGPK_FLOOD_KEEP=DIR keeps
+# the inputs.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root" || exit 1
+helper=${PGPK_HELPER:-bazel-bin/helper/pgpk-helper}
+flood="python3 tests/lib/pgpk_flood.py"
+data=tests/openpgp/data
+key=$data/alice.gpg
+sub=AD9473038E5EEBFB
+msg=$data/msg.txt.inline
+command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
+[ -x "$helper" ] || bazel build //helper:pgpk-helper >/dev/null 2>&1 ||
+	{ echo "FAIL: pgpk-helper does not build"; exit 1; }
+tmp=${PGPK_FLOOD_KEEP:-$(mktemp -d)}
+mkdir -p "$tmp"
+[ -n "${PGPK_FLOOD_KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+# What must not change, whatever the junk: the key line, the user ID
+# (its offset may), expiry and flags, the self-certification.
+summary() {
+	sed -n -e 's/ at octet [0-9]*$//' \
+		-e '/^\(sub\)\{0,1\}key: /p' -e '/^  user ID /p' \
+		-e '/^  expires /p' -e '/^  primary: /p' \
+		-e "${1:-/^  certification: /p}" -e "${1:-/^  issuer /p}"
+}
+
+# run NAME EXPECT KIND FILE [debug options...]; EXPECT is OK (same
+# summary as the unflooded input, certification too unless the junk
+# holds third-party ones: OK-3RD) or an errno name.
+run() {
+	local name=$1 expect=$2 kind=$3 file=$4 out rc us base_out
+	shift 4
+	out=$("$helper" debug "$@" "$kind" "$file" 2>&1)
+	rc=$?
+	us=$(sed -n 's/.*(\([0-9]*\) us)$/\1/p' <<<"$out" | tail -1)
+	printf '%-28s %8s octets %8s us  ' "$name" "$(stat -c %s "$file")" \
+		"${us:-?}"
+	case "$expect" in
+	OK | OK-3RD)
+		if [ "$rc" != 0 ]; then
+			echo "FAIL: $(tail -1 <<<"$out")"
+			fail=1
+			return
+		fi
+		if [ "$kind" = key ]; then
+			base_out=$("$helper" debug "$@" key "$key" 2>&1)
+			local drop=""
+			[ "$expect" = OK-3RD ] && drop='/^$/p'
+			if [ "$(summary "$drop" <<<"$out")" != \
+				"$(summary "$drop" <<<"$base_out")" ]; then
+				echo "FAIL: not the genuine key's answer"
+				diff <(summary "$drop" <<<"$base_out") \
+					<(summary "$drop" <<<"$out")
+				fail=1
+				return
+			fi
+		fi
+		echo "ok: $(tail -1 <<<"$out" | sed 's/ ([0-9]* us)$//')"
+		;;
+	*)
+		if ! grep -q "^REJECTED $expect: parser: " <<<"$out"; then
+			echo "FAIL: want $expect from the parser: $(tail -1 <<<"$out")"
+			fail=1
+			return
+		fi
+		echo "ok: $(tail -1 <<<"$out" | cut -c1-70)"
+		;;
+	esac
+}
+
+big=--max-input=8388608 # 8 MiB for the largest floods
+for n in 127 128 1000 5000; do
+	$flood "$key" "$tmp/self$n.pgp" $n self
+	run "self-sigs $n" OK key "$tmp/self$n.pgp" $big
+	$flood "$key" "$tmp/mixed$n.pgp" $n
+	run "mixed junk $n" OK-3RD key "$tmp/mixed$n.pgp" $big
+	run "mixed junk $n, subkey" OK key "$tmp/mixed$n.pgp" --select $sub $big
+done
+for kind in selfqc short uidrev keyrev direct binding garbage v3; do
+	$flood "$key" "$tmp/$kind.pgp" 1000 $kind
+	run "$kind 1000" OK key "$tmp/$kind.pgp" $big
+done
+$flood "$key" "$tmp/binding.pgp" 1000 binding
+run "binding 1000, subkey" OK key "$tmp/binding.pgp" --select $sub
+$flood "$key" "$tmp/third.pgp" 20000 third
+run "third-party 20000" OK-3RD key "$tmp/third.pgp" $big
+# Quadratic before the fix, beyond the watchdog: 100000 certifications
+# looked up among each other, a 4 MiB user ID hashed 10000 times.
+$flood "$key" "$tmp/thirdmin.pgp" 100000 thirdmin
+run "third-party 100000" OK-3RD key "$tmp/thirdmin.pgp" --max-input=67108864
+$flood --shape huge-uid-flood "$key" "$tmp/huge-uid-flood.pgp"
+run "huge-uid-flood" OK key "$tmp/huge-uid-flood.pgp" --max-input=67108864
+$flood "$key" "$tmp/short.pgp" 20000 short
+run "short values 20000" OK key "$tmp/short.pgp" $big
+# A 4096-bit key: 5000 junk self-signatures, each an RSA verification.
+$flood tests/bench/rsa4096.pgp "$tmp/rsa4096.pgp" 5000 self
+key=tests/bench/rsa4096.pgp run "rsa4096 self-sigs 5000" OK key \
+	"$tmp/rsa4096.pgp" $big
+# v6: every signature hashes its own salt first; 3000 on a small user ID
+# are checked, 300 on a 1 MiB one exceed the digest budget: refused.
+v6=tests/verify/testdata/v6.pgp
+$flood --shape v6-flood $v6 "$tmp/v6-flood.pgp"
+key=$v6 run "v6 salted 3000" OK key "$tmp/v6-flood.pgp" $big
+$flood --shape v6-uid-flood $v6 "$tmp/v6-uid-flood.pgp"
+run "v6 salted 300, 1 MiB user ID" EBADMSG key "$tmp/v6-uid-flood.pgp" $big
+key=$data/alice.gpg
+for shape in many-uids max-uid max-uid-flood keyring; do
+	$flood --shape $shape "$key" "$tmp/$shape.pgp"
+	run "$shape" OK key "$tmp/$shape.pgp" $big
+done
+$flood --shape armored-flood "$key" "$tmp/armored.asc"
+run "armored, 2000 mixed junk" OK-3RD key "$tmp/armored.asc" $big
+for shape in nested4 msg-flood msg-many-comp msg-bomb; do
+	$flood --shape $shape "$msg" "$tmp/$shape.gpg"
+	run "$shape" OK sig "$tmp/$shape.gpg" $big
+done
+for shape in nested5 msg-bomb-over; do
+	$flood --shape $shape "$msg" "$tmp/$shape.gpg"
+	run "$shape" EBADMSG sig "$tmp/$shape.gpg" $big
+done
+
+if [ "$fail" != 0 ]; then
+	echo "FAIL: the sandboxed parser did not give every verdict"
+	exit 1
+fi
+echo "PASS: every flooded or adversarial input got its verdict in the sandbox"
