@@ -372,6 +372,13 @@ static void pgpk_env_init(struct pgpk_env *env)
 		printf("FAIL sandbox: %s\n", msg);
 		exit(1);
 	}
+	/* The parser's own identity, shared with no other process. */
+	if (env->sb.drop_user)
+		CHECK(env->sb.uid == PGPK_SANDBOX_ID_BASE + (uid_t)getpid() &&
+			      env->sb.gid == (gid_t)env->sb.uid,
+		      "sandbox: parser uid %u gid %u, want %u",
+		      (unsigned int)env->sb.uid, (unsigned int)env->sb.gid,
+		      PGPK_SANDBOX_ID_BASE + (unsigned int)getpid());
 	pgpk_test_modulus(env->n, 2048, 1);
 	pgpk_test_modulus(env->other_n, 2048, 2);
 	pgpk_test_modulus(env->s, 2047, 3);
