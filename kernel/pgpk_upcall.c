@@ -16,9 +16,10 @@
  * or late parser, memory -- is the requester's own: a negative key with
  * such an error matches no search (pgpk_upcall_cmp()), so it is never
  * served, neither by the direct lookup nor by request_key(), and the
- * next requester's upcall replaces it in the cache.  A requester who
- * waited for someone else's upcall that ended so asks again, in a
- * keyring of his own that no other request can join.  This holds
+ * next requester's upcall replaces it in the cache.  A requester told
+ * such a rejection, which may come from someone else's upcall that his
+ * request joined, asks once more in a keyring of his own that no other
+ * request can join (pgpk_request()).  This holds
  * whatever timeout the helper gave: a buggy or subverted helper cannot
  * make one user's circumstance everyone's verdict.
  *
@@ -260,9 +261,9 @@ static struct key *pgpk_request_in(struct key *keyring, const char *desc,
 }
 
 /*
- * After waiting for an upcall that ended in another caller's circumstance:
- * an upcall of our own, which no other request can join, and its positive
- * answer linked into the cache for the others.
+ * An upcall of our own, which no other request can join (the key is made
+ * in a keyring only this request searches), and its positive answer
+ * linked into the cache for the others.
  */
 static struct key *pgpk_request_own(const char *desc,
 				    const struct pgpk_input *in)
@@ -281,17 +282,32 @@ static struct key *pgpk_request_own(const char *desc,
 	return key;
 }
 
+/*
+ * The cache, then an upcall through the cache.  A rejection that is no
+ * verdict may be another caller's whose upcall this one joined (his key
+ * quota, his loop of doomed requests): then once more on our own, so that
+ * what we are told is about us.  A requester whose own circumstance it
+ * was pays a second upcall; an interrupted one does not retry.
+ */
 static struct key *pgpk_request(const char *desc, const struct pgpk_input *in)
 {
 	struct key *key;
 	bool joined;
+	int ret;
 
 	key = pgpk_cache_lookup(desc, &joined);
 	if (key != ERR_PTR(-EAGAIN))
 		return key;
-	if (joined)
-		return pgpk_request_own(desc, in);
-	return pgpk_request_in(pgpk_cache, desc, in);
+	if (!joined) {
+		key = pgpk_request_in(pgpk_cache, desc, in);
+		if (!IS_ERR(key))
+			return key;
+		ret = PTR_ERR(key);
+		if (pgpk_upcall_is_verdict(ret) || ret == -ERESTARTSYS ||
+		    ret == -EINTR)
+			return key;
+	}
+	return pgpk_request_own(desc, in);
 }
 
 /**
