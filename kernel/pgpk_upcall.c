@@ -327,6 +327,7 @@ int pgpk_upcall(const char *kind, const struct pgpk_input *in,
 	u8 hash[SHA256_DIGEST_SIZE];
 	const struct pgpk_payload *p;
 	struct key *key;
+	time64_t expiry;
 	char *desc;
 	int ret;
 
@@ -342,7 +343,9 @@ int pgpk_upcall(const char *kind, const struct pgpk_input *in,
 		pr_info("upcall %s refused: %d\n", desc, ret);
 		goto error_free_desc;
 	}
-	if (!READ_ONCE(key->expiry) && pgpk_cache_ttl)
+	/* No timeout: TIME64_MAX (key_alloc()), 0 in older kernels. */
+	expiry = READ_ONCE(key->expiry);
+	if ((!expiry || expiry == TIME64_MAX) && pgpk_cache_ttl)
 		key_set_timeout(key, pgpk_cache_ttl);
 
 	p = key->payload.data[0];

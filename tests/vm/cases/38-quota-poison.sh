@@ -4,7 +4,8 @@
 # keyctl_instantiate fails (EDQUOT).  That is nobody's circumstance, not
 # a verdict about the bytes: nobody is told EDQUOT, and root's add of the
 # same file right after succeeds, with an upcall of its own (the failure
-# is not served from .pgpk_cache).
+# is not served from .pgpk_cache).  Root's answer is cached for the
+# module's cache_ttl, not for ever.
 . /pgpk/lib.sh
 K=$PGPK_DATA/k
 pgpk_need_module
@@ -51,6 +52,15 @@ expect_ok keyctl padd asymmetric "" @s <"$K/deb2-comment.asc"
 expect_ok keyctl search @s asymmetric "id:$(cat "$K/deb2.fpr")"
 sleep 0.5
 assert_eq $((up + 1)) "$(count_upcalls)" "upcalls for root's add"
+
+# Root's answer is cached for cache_ttl (600 s), not for ever.
+ttl=$(awk -v d="key:$(sha256sum <"$K/deb2-comment.asc" | cut -c1-64):" \
+	'$8 == "pgpk" && $9 == d { print $4 }' /proc/keys)
+echo "cached answer's timeout: $ttl"
+case "$ttl" in
+[1-9]*m) ;;
+*) pgpk_fail "cached answer's timeout is '$ttl', want about 10m" ;;
+esac
 
 # Nobody was told his own circumstance, not a verdict about the bytes.
 assert_contains "$nobody_out" "Disk quota exceeded" "nobody's add"
