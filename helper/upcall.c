@@ -207,7 +207,7 @@ int pgpk_cmd_upcall(int argc, char **argv)
 	err = EBADMSG;
 	timeout = policy.negative_timeout;
 	if (keyctl_describe_alloc(up.key, &raw) < 0) {
-		err = errno == EINVAL || errno == EBADMSG ? EIO : errno;
+		err = pgpk_errno_is_verdict(errno) ? EIO : errno;
 		/* memory, a revoked key: not about the bytes */
 		timeout = PGPK_POLICY_CIRCUMSTANCE_TIMEOUT;
 		snprintf(why, sizeof(why), "cannot describe the key: %s",
@@ -225,7 +225,7 @@ int pgpk_cmd_upcall(int argc, char **argv)
 	len = keyctl_read_alloc(KEY_SPEC_REQKEY_AUTH_KEY, &data);
 	if (len <= 0) {
 		if (len < 0) {
-			err = errno == EINVAL || errno == EBADMSG ? EIO : errno;
+			err = pgpk_errno_is_verdict(errno) ? EIO : errno;
 			timeout = PGPK_POLICY_CIRCUMSTANCE_TIMEOUT;
 		}
 		snprintf(why, sizeof(why), "no callout data: %s",
