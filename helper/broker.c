@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,14 @@ static const struct {
 	{ ETIMEDOUT, "ETIMEDOUT" },
 	{ ECHILD, "ECHILD" },
 	{ ENOMEM, "ENOMEM" },
+	{ EMSGSIZE, "EMSGSIZE" },
+	{ EDQUOT, "EDQUOT" },
+	{ EAGAIN, "EAGAIN" },
+	{ EINVAL, "EINVAL" },
+	{ EIO, "EIO" },
+	{ EPERM, "EPERM" },
+	{ EMFILE, "EMFILE" },
+	{ ENFILE, "ENFILE" },
 };
 
 const char *pgpk_errno_name(int error)
@@ -49,6 +58,31 @@ const char *pgpk_errno_name(int error)
 		if (pgpk_errnos[i].error == error)
 			return pgpk_errnos[i].name;
 	return "E?";
+}
+
+bool pgpk_errno_is_verdict(int error)
+{
+	switch (error) {
+	case EBADMSG:
+	case ENOPKG:
+	case ENOKEY:
+	case EKEYREJECTED:
+	case EKEYEXPIRED:
+	case EMSGSIZE:
+		return true;
+	}
+	return false;
+}
+
+/*
+ * An errno keyctl_reject() takes (1..MAX_ERRNO-1, none of the kernel's
+ * restart codes 512..516): else EIO, so that the key still gets a verdict.
+ */
+static int pgpk_reject_errno(int error)
+{
+	if (error <= 0 || error >= 4095 || (error >= 512 && error <= 516))
+		return EIO;
+	return error;
 }
 
 /* The verdicts a parser may give about its input (pgpk_convert.h). */
@@ -261,24 +295,31 @@ static void pgpk_exchange_end(struct pgpk_exchange *x)
 	pgpk_close(&x->pidfd);
 }
 
+/*
+ * Pipes and fork.  Their failures (EMFILE, ENFILE, EAGAIN, ENOMEM) are the
+ * machine's state at this moment: returned as they are, never cached.
+ */
 static int pgpk_spawn(const struct pgpk_broker *broker,
 		      const struct pgpk_sandbox *sb,
 		      const struct pgpk_request *req, int64_t now,
 		      struct pgpk_exchange *x, char *why, size_t why_len)
 {
-	int in_pipe[2], out_pipe[2];
+	int in_pipe[2], out_pipe[2], err;
 
 	if (pipe2(in_pipe, O_CLOEXEC)) {
-		snprintf(why, why_len, "pipe: %s", strerror(errno));
-		return -ECHILD;
+		err = errno;
+		snprintf(why, why_len, "pipe: %s", strerror(err));
+		return -err;
 	}
 	if (pipe2(out_pipe, O_CLOEXEC)) {
-		snprintf(why, why_len, "pipe: %s", strerror(errno));
+		err = errno;
+		snprintf(why, why_len, "pipe: %s", strerror(err));
 		goto error_close_in;
 	}
 	x->pid = fork();
 	if (x->pid < 0) {
-		snprintf(why, why_len, "fork: %s", strerror(errno));
+		err = errno;
+		snprintf(why, why_len, "fork: %s", strerror(err));
 		goto error_close_out;
 	}
 	if (x->pid == 0)
@@ -298,7 +339,7 @@ error_close_out:
 error_close_in:
 	close(in_pipe[0]);
 	close(in_pipe[1]);
-	return -ECHILD;
+	return -err;
 }
 
 /* Read what is there; false once the answer exceeds its bound. */
@@ -387,6 +428,20 @@ static void pgpk_exchange_run(struct pgpk_exchange *x, const uint8_t *data,
 			break;
 	}
 	pgpk_exchange_end(x);
+}
+
+/* Add to a reason line, bounded. */
+static void __attribute__((format(printf, 3, 4)))
+pgpk_append(char *dst, size_t dst_len, const char *fmt, ...)
+{
+	size_t used = strnlen(dst, dst_len);
+	va_list ap;
+
+	if (used + 1 >= dst_len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(dst + used, dst_len - used, fmt, ap);
+	va_end(ap);
 }
 
 /* Parser text goes to logs: printable ASCII only, bounded. */
@@ -481,8 +536,11 @@ static int pgpk_exchange_verdict(const struct pgpk_exchange *x,
 			       why_len - (sizeof(prefix) - 1),
 			       x->answer + PGPK_ANSWER_HDR, plen);
 	}
-	/* Out of memory under the rlimit is the policy's doing. */
-	return status == ENOMEM ? EKEYREJECTED : (int)status;
+	/*
+	 * ENOMEM stays ENOMEM: memory may have been short for this request
+	 * only (pgpk_errno_is_verdict() says no), so it is not cached.
+	 */
+	return (int)status;
 }
 
 static bool pgpk_contains(const uint8_t *hay, size_t hay_len,
@@ -642,7 +700,7 @@ static int pgpk_broker_judge(const struct pgpk_broker *broker,
 	x->answer = malloc(x->answer_cap);
 	if (!x->answer) {
 		snprintf(why, why_len, "out of memory for the answer");
-		return ECHILD;
+		return ENOMEM;
 	}
 	ret = pgpk_spawn(broker, sb, req, now, x, why, why_len);
 	if (ret)
@@ -673,6 +731,46 @@ static int pgpk_broker_judge(const struct pgpk_broker *broker,
 	return 0;
 }
 
+/*
+ * Hand the verdict to the ops: a verdict about the bytes is rejected for
+ * --negative-timeout seconds (the kernel shares it with every requester
+ * of these bytes), anything else for PGPK_POLICY_CIRCUMSTANCE_TIMEOUT
+ * seconds, just long enough for this requester to be told his errno; the
+ * kernel never serves it to the next one, who gets an upcall of his own.
+ */
+static void pgpk_broker_hand_over(const struct pgpk_broker *broker, int error,
+				  bool about_bytes, const uint8_t *blob,
+				  size_t blob_len,
+				  struct pgpk_broker_result *res)
+{
+	const struct pgpk_policy *policy = broker->policy;
+
+	if (!error) {
+		res->ops_error = broker->ops->instantiate(broker->ops_ctx, blob,
+							  blob_len);
+		if (!res->ops_error)
+			return;
+		/*
+		 * The kernel refused the answer (the requester's key quota,
+		 * memory): that is this request's circumstance, not a
+		 * verdict about the bytes.  Still exactly one verdict, with
+		 * the kernel's own errno, or the requester would get the
+		 * kernel's ENOKEY (cached 60 s) once the helper exits.
+		 */
+		error = pgpk_reject_errno(-res->ops_error);
+		about_bytes = false;
+		pgpk_append(res->reason, sizeof(res->reason),
+			    "; the kernel refused the answer: %s",
+			    strerror(-res->ops_error));
+	}
+	res->error = error;
+	res->timeout = about_bytes && pgpk_errno_is_verdict(error) ?
+			       policy->negative_timeout :
+			       PGPK_POLICY_CIRCUMSTANCE_TIMEOUT;
+	res->ops_error =
+		broker->ops->reject(broker->ops_ctx, res->timeout, error);
+}
+
 int pgpk_broker_run(const struct pgpk_broker *broker,
 		    const struct pgpk_request *req, const uint8_t *data,
 		    size_t len, struct pgpk_broker_result *res)
@@ -692,6 +790,7 @@ int pgpk_broker_run(const struct pgpk_broker *broker,
 	size_t blob_len = 0;
 	int64_t now = broker->now ? broker->now : (int64_t)time(NULL);
 	uint64_t start = pgpk_now_us();
+	bool about_bytes = true;
 	int error;
 
 	memset(res, 0, sizeof(*res));
@@ -707,10 +806,13 @@ int pgpk_broker_run(const struct pgpk_broker *broker,
 		goto verdict;
 	}
 	if (!pgpk_sha256_matches(data, len, req->sha256)) {
+		/* Not the bytes the description names: nothing to say
+		 * about those, so nothing to cache under their name. */
 		snprintf(res->reason, sizeof(res->reason),
 			 "callout data does not match the SHA-256 in the "
 			 "description");
 		error = EBADMSG;
+		about_bytes = false;
 		goto verdict;
 	}
 	if (!sb) {
@@ -730,34 +832,12 @@ int pgpk_broker_run(const struct pgpk_broker *broker,
 				  &blob_len, res);
 
 verdict:
-	res->error = error;
 	res->elapsed_us = pgpk_now_us() - start;
-	if (error)
-		res->ops_error = broker->ops->reject(
-			broker->ops_ctx, policy->negative_timeout, error);
-	else
-		res->ops_error = broker->ops->instantiate(broker->ops_ctx, blob,
-							  blob_len);
-	/*
-	 * The kernel refused the answer (its own decoder, quota, memory):
-	 * still exactly one verdict, with a name, or the requester would
-	 * get the kernel's ENOKEY once the helper exits.
-	 */
-	if (!error && res->ops_error) {
-		size_t used = strlen(res->reason);
-
-		snprintf(res->reason + used, sizeof(res->reason) - used,
-			 "; the kernel refused the answer: %s",
-			 strerror(-res->ops_error));
-		error = EKEYREJECTED;
-		res->error = error;
-		res->ops_error = broker->ops->reject(
-			broker->ops_ctx, policy->negative_timeout, error);
-	}
+	pgpk_broker_hand_over(broker, error, about_bytes, blob, blob_len, res);
 	pgpk_exchange_end(&x);
 	free(x.answer);
 	pgpk_sandbox_release(&own_sb);
 	sigaction(SIGCHLD, &old_chld, NULL);
 	sigaction(SIGPIPE, &old_pipe, NULL);
-	return error;
+	return res->error;
 }

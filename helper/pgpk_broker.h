@@ -2,7 +2,7 @@
 /*
  * The privileged half of pgpk-helper: it never parses OpenPGP.
  *
- *   broker (root, or the caller)            parser child (nobody, seccomp)
+ *   broker (root, or the caller)            parser child (own uid, seccomp)
  *   ---------------------------            ------------------------------
  *   request description, blob
  *   pgpk_sandbox_prepare()
@@ -18,21 +18,45 @@
  *   "PGKA"  u32 status  u32 length  payload[length]
  * status 0: payload is a canonical blob; status = a positive errno
  * (EBADMSG, ENOPKG, ENOKEY, EKEYREJECTED, EKEYEXPIRED, ENOMEM): payload is
- * the parser's message, printable text.
+ * the parser's message, printable text.  ENOMEM is passed on as ENOMEM,
+ * not cached.
  *
- * Errnos given to reject (fixed meanings):
+ * Errnos given to reject (fixed meanings), and for how long.  A verdict
+ * about the submitted bytes is the same for every requester: it is
+ * rejected for --negative-timeout seconds and the kernel shares it from
+ * its cache.  Anything that depends on this request's circumstances (the
+ * requester's key quota, a signal, a time-out, a resource limit, memory,
+ * fork) is rejected for PGPK_POLICY_CIRCUMSTANCE_TIMEOUT (2) seconds, so
+ * that this requester is told his errno (with 0 the kernel would tell him
+ * ENOKEY), and the kernel serves it to nobody else: the next requester
+ * gets an upcall of his own.  pgpk_errno_is_verdict() is the list;
+ * kernel/pgpk_upcall.c keeps the same one and enforces it.
+ *
+ *   verdicts, cached:
  *   EBADMSG       malformed input (parser verdict), or an answer that the
  *                 strict decoder refuses
  *   ENOPKG        unsupported algorithm or version (parser verdict)
  *   ENOKEY        no (selected) key in the input (parser verdict)
  *   EKEYREJECTED  bad self-signature (parser verdict), a policy rule, an
  *                 input over --max-input, or an answer that is not what
- *                 was asked (wrong kind, not bound to the submitted bytes),
- *                 or an answer the kernel refused to instantiate
+ *                 was asked (wrong kind, not bound to the submitted bytes)
  *   EKEYEXPIRED   expired key or signature (policy)
+ *   EMSGSIZE      (reserved: too big; the kernel treats it as a verdict)
+ *
+ *   circumstances, not cached (timeout 2, never shared by pgpk.ko):
  *   ETIMEDOUT     the parser did not finish within the watchdog time
- *   ECHILD        the parser died, exited without an answer, or broke the
- *                 answer framing (garbage, too large, trailing bytes)
+ *   ECHILD        the parser died (any signal: SIGKILL from outside or
+ *                 the CPU limit, SIGSYS from the seccomp filter, a
+ *                 crash), exited without an answer, broke the answer
+ *                 framing (garbage, too large, trailing bytes), or the
+ *                 sandbox could not be prepared
+ *   ENOMEM        the parser (under its address-space limit) or the
+ *                 broker ran out of memory
+ *   EAGAIN, EMFILE, ENFILE  fork or pipe failed
+ *   the kernel's errno  keyctl_instantiate() refused the answer (EDQUOT:
+ *                 the requester's key quota; ENOMEM)
+ *   EBADMSG       the callout data is not the bytes the description names
+ *                 (SHA-256 mismatch): nothing to say about those bytes
  */
 #ifndef PGPK_BROKER_H
 #define PGPK_BROKER_H
@@ -100,6 +124,7 @@ struct pgpk_broker {
 
 struct pgpk_broker_result {
 	int error; /* 0 = instantiated, else the errno rejected */
+	unsigned int timeout; /* seconds the rejection was given */
 	int ops_error; /* negative errno from instantiate/reject */
 	char reason[384]; /* one line: what happened and why */
 	size_t answer_len; /* octets of the canonical blob, if any */
@@ -117,6 +142,12 @@ int pgpk_broker_run(const struct pgpk_broker *broker,
 
 /* Write one answer frame; status 0 with a blob, or an errno and text. */
 int pgpk_answer_write(int fd, int status, const void *payload, size_t len);
+
+/*
+ * True for the errnos that are verdicts about the submitted bytes (cached
+ * and shared), false for circumstances of one request (see the table).
+ */
+bool pgpk_errno_is_verdict(int error);
 
 /* "EBADMSG" etc. for the errnos above, "E?" otherwise. */
 const char *pgpk_errno_name(int error);

@@ -32,6 +32,17 @@
 #define PGPK_POLICY_MAX_INPUT (1024 * 1024)
 #define PGPK_POLICY_TIMEOUT_MS 2000
 #define PGPK_POLICY_NEGATIVE_TIMEOUT 60
+/*
+ * Seconds a rejection that is not a verdict about the bytes (quota,
+ * signal, time-out, memory) is given.  Not 0: the kernel checks the key
+ * after the helper exits and turns an already expired one into ENOKEY
+ * for the requester (6.1 security/keys/request_key.c,
+ * call_sbin_request_key(): key_validate()), so the requester would never
+ * see his own errno.  2, so that the check falls inside the validity
+ * whatever the second boundary.  pgpk.ko never serves such a rejection
+ * to another requester, whatever its timeout (kernel/pgpk_upcall.c).
+ */
+#define PGPK_POLICY_CIRCUMSTANCE_TIMEOUT 2
 
 struct pgpk_policy {
 	unsigned int min_rsa_bits; /* keys (and their primary) below: refused */

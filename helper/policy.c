@@ -141,7 +141,7 @@ static const struct {
 	{ "--negative-timeout", PGPK_OPT_NEGATIVE_TIMEOUT, "N",
 	  "seconds a refusal stays cached [60]" },
 	{ "--sandbox-user", PGPK_OPT_SANDBOX_USER, "USER",
-	  "user the parser runs as when root [nobody]" },
+	  "user the parser runs as when root [a uid of its own]" },
 };
 
 #define PGPK_NR_OPTS (sizeof(pgpk_policy_opts) / sizeof(pgpk_policy_opts[0]))

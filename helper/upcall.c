@@ -136,6 +136,8 @@ usage:
  * A mis-edited pgpk.conf: say so in the log, and if the last argument is
  * the key (%k), refuse it now rather than leave the requester waiting
  * for the authorisation key to expire.  Fail closed: no policy, no key.
+ * Not a verdict (PGPK_POLICY_CIRCUMSTANCE_TIMEOUT): it says nothing about
+ * the bytes, and a fixed pgpk.conf must take effect at the next request.
  */
 static void pgpk_upcall_bad_args(int argc, char **argv, enum pgpk_log_mode mode)
 {
@@ -152,12 +154,12 @@ static void pgpk_upcall_bad_args(int argc, char **argv, enum pgpk_log_mode mode)
 			key = (key_serial_t)v;
 	}
 	if (key && keyctl_assume_authority(key) >= 0 &&
-	    keyctl_reject(key, PGPK_POLICY_NEGATIVE_TIMEOUT, EKEYREJECTED, 0) ==
-		    0)
+	    keyctl_reject(key, PGPK_POLICY_CIRCUMSTANCE_TIMEOUT, EKEYREJECTED,
+			  0) == 0)
 		pgpk_log_line(&log, LOG_ERR,
-			      "key %d: rejected EKEYREJECTED: bad helper "
-			      "command line (check pgpk.conf)",
-			      key);
+			      "key %d: rejected EKEYREJECTED for %u s: bad "
+			      "helper command line (check pgpk.conf)",
+			      key, PGPK_POLICY_CIRCUMSTANCE_TIMEOUT);
 	else
 		pgpk_log_line(&log, LOG_ERR,
 			      "bad command line (check pgpk.conf): %s",
@@ -182,8 +184,9 @@ int pgpk_cmd_upcall(int argc, char **argv)
 	char *raw = NULL, why[256];
 	void *data = NULL;
 	const char *desc;
+	unsigned int timeout;
 	long len;
-	int ret;
+	int ret, err;
 
 	pgpk_policy_default(&policy);
 	ret = pgpk_upcall_args(argc, argv, &policy, &mode, &up);
@@ -200,32 +203,44 @@ int pgpk_cmd_upcall(int argc, char **argv)
 		ret = 1;
 		goto out_close_log;
 	}
+	/* What the kernel sent is vetted there: a bad one is a verdict. */
+	err = EBADMSG;
+	timeout = policy.negative_timeout;
 	if (keyctl_describe_alloc(up.key, &raw) < 0) {
+		err = pgpk_errno_is_verdict(errno) ? EIO : errno;
+		/* memory, a revoked key: not about the bytes */
+		timeout = PGPK_POLICY_CIRCUMSTANCE_TIMEOUT;
 		snprintf(why, sizeof(why), "cannot describe the key: %s",
 			 strerror(errno));
-		goto reject_ebadmsg;
+		goto reject;
 	}
 	desc = pgpk_upcall_description(raw, up.key_type);
 	if (!desc) {
 		snprintf(why, sizeof(why), "not a %s key: %.64s", up.key_type,
 			 raw);
-		goto reject_ebadmsg;
+		goto reject;
 	}
 	if (pgpk_request_parse(desc, &req, why, sizeof(why)))
-		goto reject_ebadmsg;
+		goto reject;
 	len = keyctl_read_alloc(KEY_SPEC_REQKEY_AUTH_KEY, &data);
 	if (len <= 0) {
+		if (len < 0) {
+			err = pgpk_errno_is_verdict(errno) ? EIO : errno;
+			timeout = PGPK_POLICY_CIRCUMSTANCE_TIMEOUT;
+		}
 		snprintf(why, sizeof(why), "no callout data: %s",
 			 len < 0 ? strerror(errno) : "empty");
-		goto reject_ebadmsg;
+		goto reject;
 	}
 	pgpk_broker_run(&broker, &req, data, (size_t)len, &res);
 	if (res.error)
-		pgpk_log_line(&log, LOG_WARNING,
+		pgpk_log_line(&log,
+			      pgpk_errno_is_verdict(res.error) ? LOG_WARNING :
+								 LOG_ERR,
 			      "key %d %.20s...: rejected %s for %u s: %s "
 			      "(%llu us)%s",
 			      up.key, desc, pgpk_errno_name(res.error),
-			      policy.negative_timeout, res.reason,
+			      res.timeout, res.reason,
 			      (unsigned long long)res.elapsed_us,
 			      res.ops_error ? "; keyctl_reject failed" : "");
 	else
@@ -237,10 +252,10 @@ int pgpk_cmd_upcall(int argc, char **argv)
 	ret = res.ops_error ? 1 : 0;
 	goto out_free;
 
-reject_ebadmsg:
-	ret = pgpk_upcall_reject(&up, policy.negative_timeout, EBADMSG) ? 1 : 0;
-	pgpk_log_line(&log, LOG_WARNING, "key %d: rejected EBADMSG: %s", up.key,
-		      why);
+reject:
+	ret = pgpk_upcall_reject(&up, timeout, err) ? 1 : 0;
+	pgpk_log_line(&log, LOG_WARNING, "key %d: rejected %s for %u s: %s",
+		      up.key, pgpk_errno_name(err), timeout, why);
 out_free:
 	free(data);
 	free(raw);

@@ -11,6 +11,18 @@
  * serves every caller whatever its session, until the answer times out.
  * The cache is also searched directly first, for negative answers.
  *
+ * Only a verdict about the bytes (pgpk_upcall_is_verdict()) is shared.
+ * A rejection for anything else -- the requester's key quota, a killed
+ * or late parser, memory -- is the requester's own: a negative key with
+ * such an error matches no search (pgpk_upcall_cmp()), so it is never
+ * served, neither by the direct lookup nor by request_key(), and the
+ * next requester's upcall replaces it in the cache.  A requester told
+ * such a rejection, which may come from someone else's upcall that his
+ * request joined, asks once more in a keyring of his own that no other
+ * request can join (pgpk_request()).  This holds
+ * whatever timeout the helper gave: a buggy or subverted helper cannot
+ * make one user's circumstance everyone's verdict.
+ *
  * Like dns_resolver, the kernel re-validates what its own helper said:
  * the payload is strictly decoded here and again by its reader.
  */
@@ -35,6 +47,26 @@ MODULE_PARM_DESC(cache_ttl,
 		 "Seconds a positive upcall answer stays cached (default 600)");
 
 static struct key *pgpk_cache;
+
+/*
+ * The rejections that say something about the submitted bytes, the same
+ * for every requester (helper/pgpk_broker.h keeps the same list): EBADMSG
+ * malformed, ENOPKG unsupported, ENOKEY no (selected) key, EKEYREJECTED
+ * bad signature or policy, EKEYEXPIRED expired, EMSGSIZE too big.
+ */
+static bool pgpk_upcall_is_verdict(int error)
+{
+	switch (error) {
+	case -EBADMSG:
+	case -ENOPKG:
+	case -ENOKEY:
+	case -EKEYREJECTED:
+	case -EKEYEXPIRED:
+	case -EMSGSIZE:
+		return true;
+	}
+	return false;
+}
 
 struct pgpk_payload {
 	size_t len;
@@ -130,9 +162,34 @@ static long pgpk_upcall_read(const struct key *key, char *buffer,
 	return p->len;
 }
 
+/*
+ * A negative key that is not a verdict matches no search: not the direct
+ * lookup, not request_key()'s (which then asks the helper again and links
+ * the new key in its place), not keyctl search.
+ */
+static bool pgpk_upcall_cmp(const struct key *key,
+			    const struct key_match_data *match_data)
+{
+	short state = key_read_state(key);
+
+	if (state < 0 && !pgpk_upcall_is_verdict(state))
+		return false;
+	return strcmp(key->description, match_data->raw_data) == 0;
+}
+
+static int pgpk_upcall_match_preparse(struct key_match_data *match_data)
+{
+	match_data->cmp = pgpk_upcall_cmp;
+	match_data->lookup_type = KEYRING_SEARCH_LOOKUP_DIRECT;
+	return 0;
+}
+
+/* Expired answers (and the 2 s rejections) leave at the next gc run. */
 static struct key_type pgpk_key_type_upcall = {
 	.name			= "pgpk",
+	.flags			= KEY_TYPE_INSTANT_REAP,
 	.vet_description	= pgpk_upcall_vet_description,
+	.match_preparse		= pgpk_upcall_match_preparse,
 	.preparse		= pgpk_upcall_preparse,
 	.free_preparse		= pgpk_upcall_free_preparse,
 	.instantiate		= pgpk_upcall_instantiate,
@@ -144,14 +201,18 @@ static struct key_type pgpk_key_type_upcall = {
 /*
  * The cache first, directly: request_key() would ignore a negative answer
  * with an error other than ENOKEY when a later keyring of the caller has
- * no match, and ask the helper again.  -EAGAIN: not cached.
+ * no match, and ask the helper again.  -EAGAIN: not cached; *joined is
+ * then true if another caller's upcall this one waited for ended in a
+ * rejection that is not a verdict (that caller's circumstance).
  */
-static struct key *pgpk_cache_lookup(const char *desc)
+static struct key *pgpk_cache_lookup(const char *desc, bool *joined)
 {
 	struct key *key;
 	key_ref_t ref;
+	short state;
 	int ret;
 
+	*joined = false;
 	ref = keyring_search(make_key_ref(pgpk_cache, true),
 			     &pgpk_key_type_upcall, desc, false);
 	if (IS_ERR(ref)) {
@@ -163,28 +224,33 @@ static struct key *pgpk_cache_lookup(const char *desc)
 	key = key_ref_to_ptr(ref);
 	/* Another caller's upcall may still be running. */
 	ret = wait_for_key_construction(key, false);
-	if (ret) {
-		key_put(key);
-		return ERR_PTR(ret);
-	}
-	return key;
+	if (!ret)
+		return key;
+	state = key_read_state(key);
+	key_put(key);
+	if (state < 0 && pgpk_upcall_is_verdict(state))
+		return ERR_PTR(state);
+	/* A rejection that is no verdict, or an answer that just expired. */
+	*joined = state < 0;
+	return ERR_PTR(-EAGAIN);
 }
 
-/* request_key() with the cache as the thread keyring: see the top. */
-static struct key *pgpk_request(const char *desc, const struct pgpk_input *in)
+/*
+ * request_key() with @keyring as the thread keyring (see the top): the
+ * cache, or a keyring of this request's own.
+ */
+static struct key *pgpk_request_in(struct key *keyring, const char *desc,
+				   const struct pgpk_input *in)
 {
 	const struct cred *saved;
 	struct cred *cred;
 	struct key *key;
 
-	key = pgpk_cache_lookup(desc);
-	if (key != ERR_PTR(-EAGAIN))
-		return key;
 	cred = prepare_creds();
 	if (!cred)
 		return ERR_PTR(-ENOMEM);
 	key_put(cred->thread_keyring);
-	cred->thread_keyring = key_get(pgpk_cache);
+	cred->thread_keyring = key_get(keyring);
 	cred->jit_keyring = KEY_REQKEY_DEFL_THREAD_KEYRING;
 	saved = override_creds(cred);
 	key = request_key_with_auxdata(&pgpk_key_type_upcall, desc, NULL,
@@ -192,6 +258,56 @@ static struct key *pgpk_request(const char *desc, const struct pgpk_input *in)
 	revert_creds(saved);
 	put_cred(cred);
 	return key;
+}
+
+/*
+ * An upcall of our own, which no other request can join (the key is made
+ * in a keyring only this request searches), and its positive answer
+ * linked into the cache for the others.
+ */
+static struct key *pgpk_request_own(const char *desc,
+				    const struct pgpk_input *in)
+{
+	struct key *own, *key;
+
+	own = keyring_alloc(".pgpk_request", GLOBAL_ROOT_UID, GLOBAL_ROOT_GID,
+			    current_cred(), KEY_POS_ALL & ~KEY_POS_SETATTR,
+			    KEY_ALLOC_NOT_IN_QUOTA, NULL, NULL);
+	if (IS_ERR(own))
+		return own;
+	key = pgpk_request_in(own, desc, in);
+	if (!IS_ERR(key))
+		key_link(pgpk_cache, key);
+	key_put(own);
+	return key;
+}
+
+/*
+ * The cache, then an upcall through the cache.  A rejection that is no
+ * verdict may be another caller's whose upcall this one joined (his key
+ * quota, his loop of doomed requests): then once more on our own, so that
+ * what we are told is about us.  A requester whose own circumstance it
+ * was pays a second upcall; an interrupted one does not retry.
+ */
+static struct key *pgpk_request(const char *desc, const struct pgpk_input *in)
+{
+	struct key *key;
+	bool joined;
+	int ret;
+
+	key = pgpk_cache_lookup(desc, &joined);
+	if (key != ERR_PTR(-EAGAIN))
+		return key;
+	if (!joined) {
+		key = pgpk_request_in(pgpk_cache, desc, in);
+		if (!IS_ERR(key))
+			return key;
+		ret = PTR_ERR(key);
+		if (pgpk_upcall_is_verdict(ret) || ret == -ERESTARTSYS ||
+		    ret == -EINTR)
+			return key;
+	}
+	return pgpk_request_own(desc, in);
 }
 
 /**
@@ -211,6 +327,7 @@ int pgpk_upcall(const char *kind, const struct pgpk_input *in,
 	u8 hash[SHA256_DIGEST_SIZE];
 	const struct pgpk_payload *p;
 	struct key *key;
+	time64_t expiry;
 	char *desc;
 	int ret;
 
@@ -226,7 +343,9 @@ int pgpk_upcall(const char *kind, const struct pgpk_input *in,
 		pr_info("upcall %s refused: %d\n", desc, ret);
 		goto error_free_desc;
 	}
-	if (!READ_ONCE(key->expiry) && pgpk_cache_ttl)
+	/* No timeout: TIME64_MAX (key_alloc()), 0 in older kernels. */
+	expiry = READ_ONCE(key->expiry);
+	if ((!expiry || expiry == TIME64_MAX) && pgpk_cache_ttl)
 		key_set_timeout(key, pgpk_cache_ttl);
 
 	p = key->payload.data[0];

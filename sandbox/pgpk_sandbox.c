@@ -75,7 +75,7 @@ static int pgpk_resolve_user(const char *user, uid_t *uid, gid_t *gid,
 		*gid = found->pw_gid;
 		return 0;
 	}
-	if (strcmp(user, PGPK_SANDBOX_DEFAULT_USER) == 0) {
+	if (strcmp(user, PGPK_SANDBOX_NOBODY) == 0) {
 		*uid = PGPK_SANDBOX_FALLBACK_ID;
 		*gid = PGPK_SANDBOX_FALLBACK_ID;
 		return 0;
@@ -84,16 +84,31 @@ static int pgpk_resolve_user(const char *user, uid_t *uid, gid_t *gid,
 	return -ENOENT;
 }
 
+/* The default: an identity no other process has (pgpk_sandbox.h). */
+static int pgpk_own_id(uid_t *uid, gid_t *gid, char *msg, size_t msg_len)
+{
+	pid_t pid = getpid();
+
+	if (pid <= 0 || (unsigned long)pid >= PGPK_SANDBOX_ID_RANGE) {
+		snprintf(msg, msg_len,
+			 "pid %ld outside the sandbox id range (pid_max "
+			 "above 2^22?): use --sandbox-user",
+			 (long)pid);
+		return -ERANGE;
+	}
+	*uid = (uid_t)(PGPK_SANDBOX_ID_BASE + (unsigned int)pid);
+	*gid = (gid_t)*uid;
+	return 0;
+}
+
 int pgpk_sandbox_prepare(struct pgpk_sandbox *sb,
 			 const struct pgpk_sandbox_conf *conf, char *msg,
 			 size_t msg_len)
 {
-	const char *user = PGPK_SANDBOX_DEFAULT_USER;
+	const char *user = conf ? conf->user : NULL;
 	int ret;
 
 	memset(sb, 0, sizeof(*sb));
-	if (conf && conf->user)
-		user = conf->user;
 	sb->address_space = conf && conf->address_space ?
 				    conf->address_space :
 				    PGPK_SANDBOX_DEFAULT_AS;
@@ -101,7 +116,9 @@ int pgpk_sandbox_prepare(struct pgpk_sandbox *sb,
 						      PGPK_SANDBOX_DEFAULT_CPU;
 	sb->drop_user = geteuid() == 0 || getuid() == 0;
 	if (sb->drop_user) {
-		ret = pgpk_resolve_user(user, &sb->uid, &sb->gid, msg, msg_len);
+		ret = user ? pgpk_resolve_user(user, &sb->uid, &sb->gid, msg,
+					       msg_len) :
+			     pgpk_own_id(&sb->uid, &sb->gid, msg, msg_len);
 		if (ret)
 			return ret;
 	}

@@ -7,8 +7,10 @@
  * the child:
  *
  *   parent, before fork():  pgpk_sandbox_prepare()
- *       resolves the unprivileged user (default "nobody", 65534 if the
- *       name is unknown, as in an initramfs without /etc/passwd),
+ *       picks the unprivileged uid/gid: by default one no other process
+ *       has, PGPK_SANDBOX_ID_BASE + the preparing process's pid (see
+ *       below), or the user named by --sandbox-user ("nobody" is 65534
+ *       if the name is unknown, as in an initramfs without /etc/passwd),
  *       initialises OpenSSL and warms every digest and the RSA verifier
  *       the parser uses, and compiles the seccomp filter to BPF (so the
  *       child only has to hand the program to the kernel).
@@ -41,7 +43,21 @@
 #define PGPK_SANDBOX_IN_FD 0
 #define PGPK_SANDBOX_OUT_FD 1
 
-#define PGPK_SANDBOX_DEFAULT_USER "nobody"
+/*
+ * The parser's own identity: uid = gid = PGPK_SANDBOX_ID_BASE + the pid of
+ * the broker that prepares the sandbox.  A broker runs one parser at a
+ * time and reaps it before it exits, and live pids are distinct, so no
+ * other process has that uid: nobody but root (CAP_KILL) may signal the
+ * parser (kill(2): the sender's real or effective uid must equal the
+ * target's real or saved uid).  Pids are below pid_max <= 2^22
+ * (PID_MAX_LIMIT), hence the range size.  The base is in a block that
+ * Debian's subordinate ids (SUB_UID_MAX 600100000) and systemd's
+ * documented ranges (UIDS-GIDS.md: containers up to 1879048191, foreign
+ * range from 2147352576) leave free, below 2^31: sandbox/README.md.
+ */
+#define PGPK_SANDBOX_ID_BASE 0x7f000000U /* 2130706432 */
+#define PGPK_SANDBOX_ID_RANGE (1U << 22) /* 2130706432..2134900735 */
+#define PGPK_SANDBOX_NOBODY "nobody"
 #define PGPK_SANDBOX_FALLBACK_ID 65534 /* nobody/nogroup everywhere */
 #define PGPK_SANDBOX_DEFAULT_AS (256UL << 20)
 #define PGPK_SANDBOX_DEFAULT_CPU 2 /* seconds */
@@ -59,7 +75,11 @@ enum pgpk_sandbox_step {
 };
 
 struct pgpk_sandbox_conf {
-	/* Unprivileged user to become when root; NULL = "nobody". */
+	/*
+	 * Unprivileged user to become when root; NULL = an identity of the
+	 * parser's own (PGPK_SANDBOX_ID_BASE + pid).  A user other processes
+	 * share (nobody) lets them kill the parser.
+	 */
 	const char *user;
 	/* RLIMIT_AS in octets; 0 = PGPK_SANDBOX_DEFAULT_AS. */
 	unsigned long address_space;

@@ -10,7 +10,9 @@
 # a SHA-1 data signature with EKEYREJECTED (policy), and so is any key when
 # the configured command line is bad; a second request for
 # the same garbage is answered from the negative cache; one log line per
-# request reaches the kernel log (--kmsg).
+# request reaches the kernel log (--kmsg); the SHA-256 mismatch and the
+# bad command line are rejected for 2 s, not --negative-timeout (they say
+# nothing about the bytes).
 # Exit 0 pass, 77 skip, anything else fail.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -92,6 +94,13 @@ run() {
 		[ "$n" -eq 6 ]
 		check "one log line per upcall" $? "$n lines (6 upcalls)"
 		dmesg | grep 'pgpk-helper\[' | tail -n "$n"
+		# Not verdicts about the bytes: never for --negative-timeout.
+		for what in "EBADMSG for 2 s: callout data does not match" \
+			"EKEYREJECTED for 2 s: bad helper command line"; do
+			dmesg | grep 'pgpk-helper\[' | tail -n "$n" |
+				grep -q "rejected $what"
+			check "not cached: $what" $? "log line"
+		done
 	else
 		echo "skip log lines: dmesg not readable"
 	fi
