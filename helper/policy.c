@@ -60,12 +60,26 @@ static int pgpk_parse_hashes(const char *list, uint32_t *mask, FILE *err)
 			fprintf(err, "--hashes: unknown hash %s\n", tok);
 			return -1;
 		}
-		/* Collisions are practical: never for data signatures. */
+		/*
+		 * The kernel refuses these whatever the policy (its floor:
+		 * collisions, RFC 9580 9.5 MUST NOT) or cannot check them
+		 * (SHA-3): a policy may be stricter than the kernel, never
+		 * allow what it refuses.
+		 */
 		if (pgpk_hashes[i].id == PGPK_POLICY_HASH_MD5 ||
-		    pgpk_hashes[i].id == PGPK_POLICY_HASH_SHA1) {
+		    pgpk_hashes[i].id == PGPK_POLICY_HASH_SHA1 ||
+		    pgpk_hashes[i].id == PGPK_POLICY_HASH_RIPEMD160) {
 			fprintf(err,
 				"--hashes: %s is broken and cannot be "
 				"allowed\n",
+				pgpk_hashes[i].name);
+			return -1;
+		}
+		if (pgpk_hashes[i].id == PGPK_POLICY_HASH_SHA3_256 ||
+		    pgpk_hashes[i].id == PGPK_POLICY_HASH_SHA3_512) {
+			fprintf(err,
+				"--hashes: %s: the kernel cannot check "
+				"SHA-3 signatures\n",
 				pgpk_hashes[i].name);
 			return -1;
 		}
@@ -168,7 +182,9 @@ static int pgpk_policy_apply(struct pgpk_policy *policy, enum pgpk_opt_id id,
 
 	switch (id) {
 	case PGPK_OPT_MIN_RSA_BITS:
-		if (pgpk_parse_ulong(opt, val, 1024, 16384, &n, err))
+		/* Below the kernel's own floor (min_rsa_bits) is no policy. */
+		if (pgpk_parse_ulong(opt, val, PGPK_POLICY_MIN_RSA_BITS, 16384,
+				     &n, err))
 			return -1;
 		policy->min_rsa_bits = n;
 		return 0;

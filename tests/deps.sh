@@ -9,7 +9,7 @@ PGPK_APT_KERNEL="linux-image-amd64 linux-headers-amd64 sparse
 	linux-source-6.1 xz-utils"
 PGPK_APT_VM="qemu-system-x86 busybox-static keyutils cpio"
 PGPK_APT_TEST="gnupg gpgv debian-keyring debian-archive-keyring
-	clang-format perl python3 python3-cryptography openssl xxd"
+	clang-format perl python3 python3-cryptography openssl xxd strace"
 
 pgpk_install_deps() {
 	# shellcheck disable=SC2086

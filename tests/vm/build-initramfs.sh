@@ -138,7 +138,8 @@ for m in $PGPK_EXTRA_MODULES; do
 	done
 done
 
-# Users: root and nobody (the sandboxed parser drops to 65534).
+# Users: root and nobody (for the unprivileged cases; the sandboxed parser
+# runs under a uid of its own, 2130706432 + the broker's pid, no entry).
 cat >"$stage/etc/passwd" <<'EOF'
 root:x:0:0:root:/root:/bin/sh
 nobody:x:65534:65534:nobody:/nonexistent:/bin/false
