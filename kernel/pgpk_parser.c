@@ -59,14 +59,11 @@ static int pgpk_bind_key(const struct pgpk_input *in, const struct pgpk_key *k,
 	u32 pos = 0;
 	int ret;
 
-	if (!PGPK_HAS(k, PGPK_KEY_PACKET_OFFSET) ||
-	    (PGPK_HAS(k, PGPK_KEY_USER_ID) &&
-	     !PGPK_HAS(k, PGPK_KEY_USER_ID_OFFSET)) ||
-	    (k->subkey && (!PGPK_HAS(k, PGPK_KEY_PRIMARY) ||
-			   !PGPK_HAS(k, PGPK_KEY_PRIMARY_OFFSET)))) {
-		pr_warn("binding: answer lacks an offset or the primary key\n");
-		return -EKEYREJECTED;
-	}
+	/*
+	 * A missing offset is 0, where no packet body can start (it follows
+	 * its header): pgpk_bind_packet() refuses it.  The decoder made sure
+	 * a subkey has its primary key.
+	 */
 	if (k->subkey && !selected) {
 		pr_warn("binding: answer is a subkey, none was selected\n");
 		return -EKEYREJECTED;

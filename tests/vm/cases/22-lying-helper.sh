@@ -36,7 +36,7 @@ lie "$K/deb1.pgp" "binding: key packet at offset" "another key" \
 	"$K/deb1.fpr"
 lie "$PGPK_DATA/rsa3072.pgp" "binding: user ID packet at offset" \
 	"changed user ID" "$PGPK_DATA/rsa3072.fpr"
-lie "$K/certified.pgp" "binding: answer lacks an offset" "no offsets" \
+lie "$K/certified.pgp" "before key packet at offset 0" "no offsets" \
 	"$PGPK_DATA/rsa2048.fpr"
 lie "$PGPK_DATA/rsa2048.asc" "binding: answer is a subkey" \
 	"unselected subkey" "$PGPK_DATA/rsa2048-sub.fpr"

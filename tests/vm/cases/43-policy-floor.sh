@@ -11,7 +11,8 @@ F=$PGPK_DATA/f
 pgpk_need_module
 pgpk_need_data f/t.pgpk f/k.pgpk f/k-by-t.pgpk f/k-by-t-sha1.pgpk \
 	f/k-by-t-v3.pgpk f/doc.sha256.pgpks f/doc.sha1.pgpks f/rsa1024.pgpk \
-	f/rsa3072.pgpk f/sub-of-t.pgpk f/sub-of-1024.pgpk f/sub-of-t-0x13.pgpk
+	f/rsa3072.pgpk f/sub-of-t.pgpk f/sub-of-1024.pgpk f/sub-of-t-0x13.pgpk \
+	f/k-3p-t.pgpk f/k-3p-t-v3.pgpk f/k-3p-t-sha1.pgpk
 pgpk_load
 param=/sys/module/pgpk/parameters/min_rsa_bits
 
@@ -38,6 +39,15 @@ for weak in sha1 v3; do
 done
 log=$(pgpk_kmsg_since)
 assert_contains "$log" "policy: v3 certification of key" "kernel log"
+# The same as third-party candidates: T, reachable, verifies the SHA-256
+# v4 one; the v3 and SHA-1 ones are skipped (no asym_auth: ENOPKG).
+restricted good3p
+expect_ok keyctl padd asymmetric "" "$ring" <"$F/k-3p-t.pgpk"
+for weak in v3 sha1; do
+	restricted "3p-$weak"
+	expect_fail ENOPKG keyctl padd asymmetric "" "$ring" \
+		<"$F/k-3p-t-$weak.pgpk"
+done
 
 # Document signatures: SHA-256 verifies, SHA-1 is refused by policy.
 expect_ok keyctl padd pgpk_test sha256 @s <"$F/doc.sha256.pgpks"
