@@ -2,7 +2,8 @@
 # A helper that lies is refused by the binding check, with a log line
 # saying which check failed: another key's canonical blob (key packet
 # differs), the right key with a changed user ID, an answer without
-# offsets, a subkey although none was selected; for a signature, another
+# offsets (offset 0, where no packet body can be), a subkey although none
+# was selected; for a signature, another
 # message's valid signature.  The fake helper serves
 # answers prepared on the host (k/liar/) through its own request-key
 # configuration, restored afterwards.
@@ -15,12 +16,13 @@ pgpk_load
 
 conf=/etc/request-key.d/pgpk.conf
 cp "$conf" /tmp/pgpk.conf.saved
-trap 'cp /tmp/pgpk.conf.saved "$conf"' EXIT
 echo "create pgpk * * /bin/sh $K/fake-helper.sh $K/liar %k" >"$conf"
 
-# Forget answers the real helper gave earlier cases.
+# Forget answers the real helper gave earlier cases, and the lies when
+# done (pass or fail): later cases must not be served them.
 cache=$(awk '$9 == ".pgpk_cache:" { print $1 }' /proc/keys)
 [ -n "$cache" ] || pgpk_fail "no .pgpk_cache keyring in /proc/keys"
+trap 'cp /tmp/pgpk.conf.saved "$conf"; keyctl clear $((0x$cache))' EXIT
 expect_ok keyctl clear $((0x$cache))
 
 lie() {
@@ -36,7 +38,7 @@ lie "$K/deb1.pgp" "binding: key packet at offset" "another key" \
 	"$K/deb1.fpr"
 lie "$PGPK_DATA/rsa3072.pgp" "binding: user ID packet at offset" \
 	"changed user ID" "$PGPK_DATA/rsa3072.fpr"
-lie "$K/certified.pgp" "before key packet at offset 0" "no offsets" \
+lie "$K/certified.pgp" "binding: key packet at offset 0" "no offsets" \
 	"$PGPK_DATA/rsa2048.fpr"
 lie "$PGPK_DATA/rsa2048.asc" "binding: answer is a subkey" \
 	"unselected subkey" "$PGPK_DATA/rsa2048-sub.fpr"
