@@ -97,7 +97,7 @@ static enum pgpk_canon_reason pgpk_check_material(const void *msg, u32 *field)
  * SHA3-512).  Any other length would let a salt absorb the first octets
  * of the signed data; 0: a hash without a salt size, left to the reader.
  */
-static u32 pgpk_salt_len(u32 hash)
+u32 pgpk_canon_salt_len(u32 hash)
 {
 	switch (hash) {
 	case 8:
@@ -129,8 +129,8 @@ static enum pgpk_canon_reason pgpk_check_sig(const void *msg, u32 *field)
 	*field = PGPK_SIG_SALT;
 	if (PGPK_HAS(s, PGPK_SIG_SALT) != v6)
 		return PGPK_E_MISSING;
-	if (v6 && pgpk_salt_len(s->hash_algorithm) &&
-	    s->salt.len != pgpk_salt_len(s->hash_algorithm))
+	if (v6 && pgpk_canon_salt_len(s->hash_algorithm) &&
+	    s->salt.len != pgpk_canon_salt_len(s->hash_algorithm))
 		return PGPK_E_LENGTH;
 	*field = PGPK_SIG_ISSUER_FINGERPRINT;
 	if (PGPK_HAS(s, PGPK_SIG_ISSUER_FINGERPRINT) &&

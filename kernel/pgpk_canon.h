@@ -182,5 +182,6 @@ int pgpk_canon_decode(const u8 *blob, size_t len, struct pgpk_canon *out,
 bool pgpk_canon_is_canonical(const u8 *blob, size_t len);
 int pgpk_canon_next(const struct pgpk_repeated *r, u32 *pos, void *out);
 const char *pgpk_canon_reason_str(enum pgpk_canon_reason reason);
+u32 pgpk_canon_salt_len(u32 hash);
 
 #endif /* _PGPK_CANON_H */

@@ -106,23 +106,6 @@ static void pgpk_rand_material(uint64_t *s, Pgpk__KeyMaterial *m,
 		pgpk_rand_bytes(s, p->e[i], 1, pgpk_rand(s) & 1 ? 4 : 1024, 1);
 }
 
-/* RFC 9580 9.5, as kernel/pgpk_canon.c; 0: no salt size known. */
-static uint32_t pgpk_salt_len(uint32_t hash)
-{
-	switch (hash) {
-	case 8:
-	case 11:
-	case 12:
-		return 16;
-	case 9:
-		return 24;
-	case 10:
-	case 14:
-		return 32;
-	}
-	return 0;
-}
-
 static void pgpk_rand_sig(uint64_t *s, Pgpk__Signature *g, struct pgpk_pools *p,
 			  int i)
 {
@@ -144,7 +127,7 @@ static void pgpk_rand_sig(uint64_t *s, Pgpk__Signature *g, struct pgpk_pools *p,
 	g->has_salt = g->version == 6;
 	if (g->has_salt) {
 		/* RFC 9580 9.5: a known hash's salt is its own length. */
-		uint32_t n = pgpk_salt_len(g->hash_algorithm);
+		uint32_t n = pgpk_canon_salt_len(g->hash_algorithm);
 
 		g->salt = pgpk_rand_bytes(s, p->salt[i], n ?: 16, n ?: 32, 0);
 	}
