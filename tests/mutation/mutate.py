@@ -122,6 +122,13 @@ def run_tests(tests, tag, data_ready=False):
         out = open(log).read()
         if "module not available" in out:
             return "BUILD FAILED: module (see %s)" % log
+        # A case that could not run (missing data, module or helper)
+        # proves nothing: that is the harness's failure, not a kill.
+        infra = re.search(r"^FAIL: vm/\S+ \(FAIL: (test data .* missing|"
+                          r"module not available|helper not available)",
+                          out, re.M)
+        if infra:
+            return "BUILD FAILED: %s (see %s)" % (infra.group(1), log)
         for case in vm:
             if not re.search(r"^PASS: vm/%s$" % re.escape(case), out, re.M):
                 return "vm:" + case

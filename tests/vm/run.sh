@@ -25,7 +25,8 @@
 #   PGPK_VM_NO_BUILD=1    do not run bazel/make (use what is there)
 #   PGPK_VM_OUT           output directory (default tests/vm/out)
 #   PGPK_VM_CASES_DIR     where the cases are (default tests/vm/cases)
-#   PGPK_VM_NO_DATA=1     do not run the data generators
+#   PGPK_VM_NO_DATA=1     do not run the data generators (reuse the
+#                         last run's data in PGPK_VM_OUT)
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -156,8 +157,9 @@ fi
 t_built=$(now)
 
 # --- test data (host-side generators) ---
+# (PGPK_VM_NO_DATA: the data of the last run is used as it is.)
 data=$out/data
-rm -rf "$data"
+[ -n "${PGPK_VM_NO_DATA:-}" ] || rm -rf "$data"
 mkdir -p "$data"
 data_failed=()
 for g in "$here"/data.d/*.sh; do
