@@ -109,7 +109,7 @@ def run_tests(tests, tag, data_ready=False):
         if run(["bazel", "test", "--test_output=errors"] + bazel, log):
             failed = [t for t in bazel if re.search(
                 re.escape(t) + r"\s+(FAILED|NO STATUS|TIMEOUT)",
-                open(log).read())]
+                open(log, errors="replace").read())]
             return "bazel:" + (failed[0] if failed else bazel[0])
     for h in host:
         if run(["bash", "tests/host/%s.sh" % h],
