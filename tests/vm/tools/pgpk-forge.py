@@ -276,6 +276,53 @@ def x509_certifier(k, out):
     write(out, "k-by-x509.pgpk", canon_key(k, sig))
 
 
+def packet(tag, body):
+    """RFC 9580 4.2.1: an OpenPGP-format packet (1, 2 or 5 length octets)."""
+    n = len(body)
+    if n < 192:
+        head = bytes([n])
+    elif n < 8384:
+        head = bytes([((n - 192) >> 8) + 192, (n - 192) & 0xFF])
+    else:
+        head = b"\xff" + struct.pack(">I", n)
+    return bytes([0xC0 | tag]) + head + body
+
+
+def lying_primary(out):
+    """A lying helper's answer: A's subkey S offered as B's subkey, with
+    B's genuine binding of S (its value appended to A's bytes), B's key
+    nowhere in the bytes.  Only the primary key binding refuses it."""
+    a = Key(2048, b"pgpk test A <a@pgpk.test>")
+    sub = Key(2048, b"")
+    b = Key(2048, b"pgpk test B <b@pgpk.test>")
+    area = hashed_area(b, NOW)
+    data = b.hashed() + sub.hashed() + v4_trailer(0x18, SHA256, area)
+    value = b.sign(data)
+    sigpkt = (bytes([4, 0x18, 1, SHA256]) + struct.pack(">H", len(area))
+              + area + b"\0\0" + hashlib.sha256(data).digest()[:2]
+              + mpi(int.from_bytes(value, "big")))
+    a_pkt, uid_pkt = packet(6, a.body), packet(13, a.uid)
+    sub_pkt = packet(14, sub.body)
+    blob = a_pkt + uid_pkt + sub_pkt + packet(2, sigpkt)
+    a_off = len(a_pkt) - len(a.body)
+    sub_off = len(a_pkt) + len(uid_pkt) + len(sub_pkt) - len(sub.body)
+    binding = canon_sig(4, 0x18, SHA256, NOW, area,
+                        hashlib.sha256(data).digest(), value, b.keyid,
+                        b.fpr)
+    answer = MAGIC + f_bytes(1, f_bytes(1, sub.material())
+                             + f_varint(2, sub_off) + f_varint(3, 1)
+                             + f_bytes(8, b.material()) + f_varint(9, a_off)
+                             + f_bytes(10, binding))
+    write(out, "lying-primary.pgp", blob)
+    write(out, "b.pgpk", canon_key(b))
+    liar = os.path.join(out, "liar")
+    os.makedirs(liar, exist_ok=True)
+    select = sub.keyid.hex().upper()
+    write(liar, "%s_%s" % (hashlib.sha256(blob).hexdigest(), select), answer)
+    with open(os.path.join(out, "lying-primary.select"), "w") as f:
+        f.write(select + "\n")
+
+
 def write(out, name, data):
     with open(os.path.join(out, name), "wb") as f:
         f.write(data)
@@ -342,6 +389,8 @@ def main():
     write(out, "v6.good.pgpks", canon_v6_sig(v6, doc, salt, s, digest, area))
     write(out, "v6.salt-shift.pgpks",
           canon_v6_sig(v6, doc[5:], salt + doc[:5], s, digest, area))
+
+    lying_primary(out)
 
     # Finding 8: an expiry no OpenPGP key can have (2^63 - 2).
     write(out, "expires-huge.pgpk", canon_key(k, expires=(1 << 63) - 2))

@@ -1,0 +1,32 @@
+#!/bin/sh
+# A lying helper offers A's subkey S as the subkey of another primary
+# key B, with B's genuine binding of S (its RSA value is in the submitted
+# bytes, appended to A's certificate) but B's key packet nowhere in them.
+# Without the primary key binding, a keyring restricted to B admitted S
+# as B's subkey; now EKEYREJECTED with a "binding:" line.
+. /pgpk/lib.sh
+F=$PGPK_DATA/f
+pgpk_need_module
+pgpk_need_data f/b.pgpk f/lying-primary.pgp f/lying-primary.select \
+	k/fake-helper.sh
+pgpk_load
+
+conf=/etc/request-key.d/pgpk.conf
+cp "$conf" /tmp/pgpk.conf.saved
+cache=$(awk '$9 == ".pgpk_cache:" { print $1 }' /proc/keys)
+[ -n "$cache" ] || pgpk_fail "no .pgpk_cache keyring in /proc/keys"
+trap 'cp /tmp/pgpk.conf.saved "$conf"; keyctl clear $((0x$cache))' EXIT
+echo "create pgpk * * /bin/sh $PGPK_DATA/k/fake-helper.sh $F/liar %k" >"$conf"
+
+expect_ok keyctl padd asymmetric "" @s <"$F/b.pgpk"
+b=$PGPK_OUT
+expect_ok keyctl newring restricted @s
+ring=$PGPK_OUT
+expect_ok keyctl restrict_keyring "$ring" asymmetric "key_or_keyring:$b"
+pgpk_kmsg_mark
+expect_fail EKEYREJECTED keyctl padd asymmetric \
+	"$(cat "$F/lying-primary.select")" "$ring" <"$F/lying-primary.pgp"
+assert_contains "$(pgpk_kmsg_since)" "binding: primary key packet" \
+	"kernel log"
+assert_eq "" "$(keyctl rlist "$ring")" "keys in the restricted keyring"
+exit 0
