@@ -72,17 +72,13 @@ while [ $# -gt 0 ]; do
 done
 set -- "${args[@]}"
 for a in "${names[@]}"; do
-	case "$a" in
-	*)
-		n=${a##*/}
-		n=${n%.sh}
-		if [ ! -f "$casedir/$n.sh" ]; then
-			echo "run.sh: no such case: $casedir/$n.sh" >&2
-			exit 2
-		fi
-		cases+=("$casedir/$n.sh")
-		;;
-	esac
+	n=${a##*/}
+	n=${n%.sh}
+	if [ ! -f "$casedir/$n.sh" ]; then
+		echo "run.sh: no such case: $casedir/$n.sh" >&2
+		exit 2
+	fi
+	cases+=("$casedir/$n.sh")
 done
 if [ ${#cases[@]} -eq 0 ]; then
 	for c in "$casedir"/*.sh; do
