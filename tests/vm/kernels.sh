@@ -102,7 +102,8 @@ pgpk_kernel_resolve() {
 		echo "$v"
 		return
 	fi
-	_pk_apt_update || return 1
+	# Not cached: fresh lists (the archive drops superseded versions).
+	PGPK_KERNEL_REFRESH=1 _pk_apt_update || return 1
 	case "$s" in
 	6.12) re='linux-image-(6\.12\.[0-9]+\+deb12-amd64)' ;;
 	7.3) re='linux-binary-(7\.3\.[0-9]+\+deb13-amd64)' ;;
