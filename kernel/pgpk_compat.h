@@ -19,12 +19,12 @@
 #include <asm/unaligned.h>
 #endif
 
-/* 7.x: <linux/kernel.h> no longer brings hex2bin() from <linux/hex.h> */
+/* 7.3: <linux/kernel.h> no longer brings hex2bin() from <linux/hex.h> */
 #ifdef PGPK_HAVE_LINUX_HEX_H
 #include <linux/hex.h>
 #endif
 
-/* 6.19: base64_decode() also takes the padding rule and the alphabet */
+/* 7.3 (upstream 6.19): base64_decode() also takes padding and alphabet */
 #ifdef PGPK_HAVE_BASE64_VARIANT
 #define pgpk_base64_decode(src, len, dst) \
 	base64_decode(src, len, dst, true, BASE64_STD)
@@ -33,8 +33,8 @@
 #endif
 
 /*
- * 7.0: public_key_signature's digest and digest_size became m and m_size,
- * and public_key_signature_free() frees m only when m_free is set.
+ * 7.3 (upstream 7.0): public_key_signature's digest and digest_size are m
+ * and m_size, and public_key_signature_free() frees m only if m_free.
  */
 #ifdef PGPK_HAVE_SIG_M
 #define pgpk_sig_digest(pks)	((pks)->m)
