@@ -21,6 +21,7 @@
 #include <linux/verification.h>
 #include <crypto/public_key.h>
 #include "pgpk_armor.h"
+#include "pgpk_compat.h"
 #include "pgpk_canon.h"
 
 #define PGPK_KEYID_LEN		8

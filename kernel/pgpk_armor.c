@@ -19,7 +19,7 @@
 #include <linux/ctype.h>
 #include <linux/mm.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
+#include "pgpk_compat.h"
 #else
 #include <ctype.h>
 #include <errno.h>
@@ -120,7 +120,7 @@ static int pgpk_dearmor(struct pgpk_input *in)
 	in->buf = kvmalloc(n / 4 * 3 + 3, GFP_KERNEL);
 	if (!in->buf)
 		goto error_free_b64;
-	ret = base64_decode(b64, n, in->buf);
+	ret = pgpk_base64_decode(b64, n, in->buf);
 	kvfree(b64);
 	if (ret <= 0) {
 		pgpk_input_free(in);

@@ -11,7 +11,6 @@
 #include <crypto/hash.h>
 #include <crypto/hash_info.h>
 #include <keys/asymmetric-type.h>
-#include <asm/unaligned.h>
 #include "pgpk.h"
 #include "pgpk_rebuild.h"
 
@@ -241,8 +240,8 @@ struct public_key_signature *pgpk_digest_end(struct pgpk_digest *d)
 {
 	const struct pgpk_sig *sig = d->sig;
 	struct public_key_signature *pks;
+	u8 *trailer, *digest;
 	size_t len;
-	u8 *trailer;
 	int ret;
 
 	ret = -ENOMEM;
@@ -262,22 +261,21 @@ struct public_key_signature *pgpk_digest_end(struct pgpk_digest *d)
 		goto error_abort;
 	pgpk_sig_mark(pks);
 	pks->hash_algo = hash_algo_name[d->algo];
-	pks->digest_size = crypto_shash_digestsize(d->desc->tfm);
-	pks->digest = kmalloc(pks->digest_size, GFP_KERNEL);
+	digest = pgpk_sig_alloc_digest(pks,
+				       crypto_shash_digestsize(d->desc->tfm));
 	pks->s = kmemdup(sig->rsa_s.data, sig->rsa_s.len, GFP_KERNEL);
 	pks->s_size = sig->rsa_s.len;
-	if (!pks->digest || !pks->s)
+	if (!digest || !pks->s)
 		goto error_free_pks;
-	ret = crypto_shash_final(d->desc, pks->digest);
+	ret = crypto_shash_final(d->desc, digest);
 	if (ret)
 		goto error_free_pks;
 	pgpk_digest_abort(d);
 
 	/* RFC 9580 5.2.3: the left 16 bits of the hash, as a quick check. */
-	if (get_unaligned_be16(pks->digest) != sig->quick_check) {
+	if (get_unaligned_be16(digest) != sig->quick_check) {
 		pr_warn_ratelimited("signature quick check %04x, computed %02x%02x\n",
-				    sig->quick_check, pks->digest[0],
-				    pks->digest[1]);
+				    sig->quick_check, digest[0], digest[1]);
 		public_key_signature_free(pks);
 		return ERR_PTR(-EKEYREJECTED);
 	}

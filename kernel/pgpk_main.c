@@ -18,7 +18,6 @@
 #include <linux/firmware.h>
 #include <linux/key.h>
 #include <linux/module.h>
-#include <asm/unaligned.h>
 #include "pgpk.h"
 
 static char *pgpk_bundle = "";

@@ -10,4 +10,5 @@ cd "$root" || exit 1
 # shellcheck source=tests/deps.sh
 . "$root/tests/deps.sh"
 pgpk_install_deps || { echo "demo: installing dependencies failed" >&2; exit 1; }
-exec "$root/tests/vm/run.sh" --demo
+# KERNEL=VERSION: on that kernel (tests/vm/run.sh --list-kernels).
+exec "$root/tests/vm/run.sh" --demo ${KERNEL:+--kernel "$KERNEL"}

@@ -7,7 +7,10 @@ PGPK_APT_BUILD="bazel-bootstrap gcc clang make libc6-dev pkg-config
 	libssl-dev libclang-rt-14-dev zlib1g-dev"
 PGPK_APT_KERNEL="linux-image-amd64 linux-headers-amd64 sparse
 	linux-source-6.1 xz-utils"
-PGPK_APT_VM="qemu-system-x86 busybox-static keyutils cpio"
+# mmdebstrap: the Debian 13 build root for 7.3's modules; dwarves
+# (pahole): BTF of modules built for 6.12; kmod: depmod of fetched kernels.
+PGPK_APT_VM="qemu-system-x86 busybox-static keyutils cpio mmdebstrap dwarves
+	kmod"
 PGPK_APT_TEST="gnupg gpgv debian-keyring debian-archive-keyring
 	clang-format perl python3 python3-cryptography openssl xxd strace"
 

@@ -7,7 +7,10 @@
 #   4. bazel test --config=asan (ASan + UBSan)   -> asan:<target> each;
 #      every test target except those tagged "no-asan" or "manual"
 #   5. tests/host/*.sh (exit 0 pass, 77 skip, else fail) -> host/<name>
-#   6. tests/vm/run.sh (one boot, every tests/vm/cases/*.sh) -> vm/<case>
+#   6. tests/vm/run.sh --kernel K for every supported kernel K (one boot
+#      each, every tests/vm/cases/*.sh) -> vm-<K>/<case>, e.g.
+#      vm-6.12/02-upcall; the kernels are fetched and cached by
+#      tests/vm/kernels.sh
 #
 # Prints "PASS: x" / "FAIL: x" / "SKIP: x" for each, then, alone on the
 # last line, "N passed, N failed, N skipped".  Exit status 0 iff nothing
@@ -170,32 +173,42 @@ for t in "$root"/tests/host/*.sh; do
 done
 phase_end "host tests"
 
-# --- 6. the VM ---
+# --- 6. the VM, on every supported kernel ---
 if [ "$do_vm" = 1 ]; then
-	phase "tests/vm/run.sh"
-	tests/vm/run.sh >"$logs/vm.log" 2>"$logs/vm-stderr.log"
-	rc=$?
-	cat "$logs/vm-stderr.log"
-	n=0
-	while IFS= read -r line; do
-		case "$line" in
-		"PASS: "* | "FAIL: "* | "SKIP: "*)
-			n=$((n + 1))
-			v=${line%%: *}
-			rest=${line#*: }
-			name=${rest%% (*}
-			detail=""
-			[ "$name" != "$rest" ] && detail=${rest#* (} &&
-				detail=${detail%)}
-			result "$v" "$name" "$detail"
-			;;
-		*) echo "$line" ;;
-		esac
-	done <"$logs/vm.log"
-	if [ "$rc" -ne 0 ] && [ "$n" = 0 ]; then
-		result FAIL vm "tests/vm/run.sh exited $rc without results"
-	fi
-	phase_end "vm"
+	# shellcheck source=tests/vm/kernels.sh
+	. "$root/tests/vm/kernels.sh"
+	vm_times=""
+	for k in $PGPK_KERNEL_SERIES; do
+		phase "tests/vm/run.sh --kernel $k"
+		tests/vm/run.sh --kernel "$k" >"$logs/vm-$k.log" \
+			2>"$logs/vm-$k-stderr.log"
+		rc=$?
+		cat "$logs/vm-$k-stderr.log"
+		cp tests/vm/out/console.log "$logs/vm-$k-console.log" 2>/dev/null
+		n=0
+		while IFS= read -r line; do
+			case "$line" in
+			"PASS: "* | "FAIL: "* | "SKIP: "*)
+				n=$((n + 1))
+				v=${line%%: *}
+				rest=${line#*: }
+				name=${rest%% (*}
+				detail=""
+				[ "$name" != "$rest" ] && detail=${rest#* (} &&
+					detail=${detail%)}
+				result "$v" "$name" "$detail"
+				;;
+			*) echo "$line" ;;
+			esac
+		done <"$logs/vm-$k.log"
+		if [ "$rc" -ne 0 ] && [ "$n" = 0 ]; then
+			result FAIL "vm-$k" "tests/vm/run.sh exited $rc without results"
+		fi
+		took=$(($(date +%s) - phase_start))
+		vm_times="$vm_times vm-$k ${took}s,"
+		phase_end "vm-$k"
+	done
+	echo "=== VM time per kernel:${vm_times%,}"
 fi
 
 echo "=== total $(($(date +%s) - t0))s"

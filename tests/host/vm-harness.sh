@@ -7,6 +7,8 @@
 # the ones after it are failures, never silently missing).  Then: no
 # daemon a run starts keeps the run's lock (a Bazel server started by the
 # demo used to, and the test command after it waited for three hours).
+# Last, --cases DIR on 6.1 and 6.12: a case failing on one kernel only
+# fails there.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/pgpk-harness.XXXXXX")
@@ -125,5 +127,32 @@ if command -v bazel >/dev/null; then
 else
 	echo "bazel not installed: lock check skipped"
 fi
+# --cases DIR on two kernels: a case that fails on purpose on 6.12 only
+# is a failure of vm-6.12 only; DIR's other files are at $PGPK_CASE_DIR.
+kcases=$work/kcases
+mkdir -p "$kcases"
+echo "pgpk-case-file" >"$kcases/note.txt"
+cat >"$kcases/k-not-612.sh" <<'CASE'
+. /pgpk/lib.sh
+assert_eq pgpk-case-file "$(cat "$PGPK_CASE_DIR/note.txt")" "case file"
+case "$(uname -r)" in
+6.12.*) pgpk_fail "deliberate: this is $(uname -r)" ;;
+esac
+CASE
+for k in 6.1 6.12; do
+	out=$(PGPK_VM_OUT=$work/kout PGPK_VM_NO_BUILD=1 PGPK_VM_NO_DATA=1 \
+		"$root/tests/vm/run.sh" --kernel "$k" --cases "$kcases" 2>&1)
+	krc=$?
+	echo "$out"
+	if [ "$k" = 6.12 ]; then
+		expect '^FAIL: vm-6.12/k-not-612 \(FAIL: deliberate: this is 6\.12\.'
+		[ "$krc" -ne 0 ] || { echo "6.12: run.sh exited 0"; fail=1; }
+	else
+		expect '^PASS: vm-6.1/k-not-612$'
+		[ "$krc" -eq 0 ] || { echo "6.1: run.sh exited $krc"; fail=1; }
+	fi
+	expect "^PASS: vm-$k/kernel-log\$"
+done
+
 [ "$fail" -eq 0 ] && echo "harness self-test: all verdicts as expected"
 exit "$fail"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * User-space stand-ins for the kernel helpers kernel/pgpk_armor.c calls,
- * given to the compiler with -include (see BUILD).  base64_decode() keeps
+ * given to the compiler with -include (see BUILD).  pgpk_base64_decode() keeps
  * the contract of the kernel's lib/base64.c: RFC 4648 alphabet, '='
  * padding, the decoded length or -1.
  */
@@ -32,7 +32,7 @@ static inline void put_unaligned_be32(uint32_t v, uint8_t *p)
 	p[3] = v;
 }
 
-static inline int base64_decode(const char *src, int len, uint8_t *dst)
+static inline int pgpk_base64_decode(const char *src, int len, uint8_t *dst)
 {
 	static const char table[] =
 		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -3,12 +3,15 @@
 #
 # usage: build-initramfs.sh OUT.cpio.gz
 # environment (run.sh sets all of them):
-#   PGPK_KVER        kernel version (/lib/modules/<ver> for crypto modules)
+#   PGPK_KVER        kernel version
+#   PGPK_KMODS       its modules, with modules.dep (default /lib/modules/<ver>)
 #   PGPK_KO          the built pgpk.ko, or empty if it did not build
 #   PGPK_HELPER_BIN  the built pgpk-helper, or empty if it did not build
 #   PGPK_VM_DATA     test data directory (becomes /pgpk/data)
 #   PGPK_VM_STATUS   directory of "why is X missing" notes (/pgpk/status)
 #   PGPK_CASES       case scripts to include (default: all)
+#   PGPK_CASE_FILES  the cases' directory: its other files go along
+#                    (/pgpk/cases, $PGPK_CASE_DIR in the VM)
 #
 # Contents: busybox-static with its applet links, keyctl and
 # /sbin/request-key with their shared libraries and loader, the
@@ -27,11 +30,14 @@ PGPK_HELPER_BIN=${PGPK_HELPER_BIN:-}
 PGPK_VM_DATA=${PGPK_VM_DATA:-}
 PGPK_VM_STATUS=${PGPK_VM_STATUS:-}
 PGPK_CASES=${PGPK_CASES:-$(ls "$here"/cases/*.sh 2>/dev/null || true)}
-# Extra kernel modules, relative to /lib/modules/<ver>/; their
-# dependencies are added from modules.dep.  SHA-384/512 and SHA-3 are
-# modules in Debian's kernel (a real system autoloads them).
-PGPK_EXTRA_MODULES=${PGPK_EXTRA_MODULES:-"kernel/crypto/sha512_generic.ko
-kernel/crypto/sha3_generic.ko"}
+# Extra kernel modules by name, with their dependencies from modules.dep;
+# a name the kernel does not have as a module is built in or absent.
+# SHA-384/512 and SHA-3 (a real system autoloads them): 6.1 has
+# sha512_generic and sha3_generic as modules, 6.12 both built in, 7.3 a
+# module sha3 (and SHA-512 built in).
+PGPK_EXTRA_MODULES=${PGPK_EXTRA_MODULES:-"sha512_generic sha3_generic sha3"}
+PGPK_KMODS=${PGPK_KMODS:-/lib/modules/$PGPK_KVER}
+PGPK_CASE_FILES=${PGPK_CASE_FILES:-}
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/pgpk-initramfs.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
@@ -108,8 +114,10 @@ if [ -n "$PGPK_VM_STATUS" ] && [ -d "$PGPK_VM_STATUS" ]; then
 	cp -R "$PGPK_VM_STATUS/." "$stage/pgpk/status/"
 fi
 
-# Crypto modules with their dependencies (dependencies first).
-kmods=/lib/modules/$PGPK_KVER
+# Crypto modules with their dependencies (dependencies first), at
+# /lib/modules/<ver>/ in the VM.
+kmods=$PGPK_KMODS
+vmods=/lib/modules/$PGPK_KVER
 moddeps() {
 	# print MOD's dependencies (recursively, deepest first), then MOD
 	deps=$(awk -v m="$1" -F': *' '$1 == m { print $2 }' \
@@ -120,21 +128,24 @@ moddeps() {
 	echo "$1"
 }
 : >"$stage/etc/pgpk/modules"
-for m in $PGPK_EXTRA_MODULES; do
-	if [ ! -f "$kmods/$m" ]; then
-		echo "build-initramfs: $kmods/$m not found, skipped" >&2
+for name in $PGPK_EXTRA_MODULES; do
+	m=$(sed -n "s,^\([^:]*/$name\.ko[.a-z]*\):.*,\1,p" "$kmods/modules.dep" |
+		head -n 1)
+	if [ -z "$m" ]; then
+		echo "build-initramfs: $name: not a module of $PGPK_KVER" >&2
 		continue
 	fi
 	for dep in $(moddeps "$m"); do
-		grep -qx "$dep" "$stage/etc/pgpk/modules" && continue
-		src=$kmods/$dep
-		mkdir -p "$stage$(dirname "$src")"
-		case "$src" in
-		*.ko.xz) xz -dc "$src" >"$stage${src%.xz}"; dep=${dep%.xz} ;;
-		*.ko.zst) zstd -qdc "$src" >"$stage${src%.zst}"; dep=${dep%.zst} ;;
-		*) cp "$src" "$stage$src" ;;
+		mkdir -p "$stage$vmods/$(dirname "$dep")"
+		case "$dep" in
+		*.ko.xz) xz -dc "$kmods/$dep" >"$stage$vmods/${dep%.xz}"
+			dep=${dep%.xz} ;;
+		*.ko.zst) zstd -qdc "$kmods/$dep" >"$stage$vmods/${dep%.zst}"
+			dep=${dep%.zst} ;;
+		*) cp "$kmods/$dep" "$stage$vmods/$dep" ;;
 		esac
-		echo "$dep" >>"$stage/etc/pgpk/modules"
+		grep -qx "$dep" "$stage/etc/pgpk/modules" ||
+			echo "$dep" >>"$stage/etc/pgpk/modules"
 	done
 done
 
@@ -156,6 +167,11 @@ install -m 0644 "$here/lib.sh" "$stage/pgpk/lib.sh"
 for c in $PGPK_CASES; do
 	install -m 0755 "$c" "$stage/pgpk/cases/"
 done
+# The cases' other files (tests/vm/run.sh --cases DIR): $PGPK_CASE_DIR.
+if [ -n "$PGPK_CASE_FILES" ] && [ -d "$PGPK_CASE_FILES" ]; then
+	(cd "$PGPK_CASE_FILES" && find . ! -name '*.sh' ! -name . -prune \
+		-exec cp -R {} "$stage/pgpk/cases/" \;)
+fi
 if [ -d "$here/tools" ]; then
 	mkdir -p "$stage/pgpk/tools"
 	cp -R "$here/tools/." "$stage/pgpk/tools/"

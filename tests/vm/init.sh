@@ -110,8 +110,8 @@ pgpk_run() {
 	reader=$!
 	(
 		cd /pgpk || exit 1
-		PGPK_DATA=/pgpk/data PGPK_CASE=$label HOME=/tmp \
-			exec setsid keyctl session - "$@"
+		PGPK_DATA=/pgpk/data PGPK_CASE=$label PGPK_CASE_DIR=/pgpk/cases \
+			HOME=/tmp exec setsid keyctl session - "$@"
 	) >/tmp/pgpk.fifo 2>&1 </dev/null &
 	pid=$!
 	ticks=0 deadline=$((limit * 5)) killed=""

@@ -2,13 +2,23 @@
 # Run the pgpk VM test cases (tests/vm/cases/*.sh) in one boot of Debian's
 # kernel under qemu (TCG), and assert on the console log.
 #
-# usage: tests/vm/run.sh [--demo | --shell] [CASE...]
+# usage: tests/vm/run.sh [--kernel VERSION] [--cases DIR] [--demo | --shell]
+#                        [CASE...]
+#        tests/vm/run.sh --list-kernels
 #   CASE      a case name (00-keyctl) or file; default: every case
 #   --demo    run tests/vm/demo/demo.sh instead, streaming the console
 #   --shell   boot to an interactive shell (debugging)
+#   --list-kernels    print the supported kernel versions, one per line,
+#             fetching them if needed (tests/vm/kernels.sh)
+#   --kernel VERSION  boot that kernel: a series (6.1, 6.12, 7.3), a
+#             version or a prefix of one; default: Debian 12's 6.1
+#   --cases DIR       run DIR's *.sh as the cases, exactly like the
+#             built-in ones; DIR's other files are in the VM at
+#             $PGPK_CASE_DIR
 #
 # Prints one line per case for the suite runner:
 #   PASS: vm/<case>   FAIL: vm/<case> (<reason>)   SKIP: vm/<case>
+# (vm-<series>/<case>, e.g. vm-6.12/02-upcall, when --kernel is given).
 # plus "PASS|FAIL: vm/kernel-log": FAIL if the console shows a kernel
 # WARNING, BUG, Oops, general protection fault, KASAN/UBSAN report,
 # refcount_t or kmemleak report, hung task or panic.  A case that never
@@ -35,24 +45,41 @@ out=${PGPK_VM_OUT:-$here/out}
 casedir=${PGPK_VM_CASES_DIR:-$here/cases}
 mode=cases
 cases=()
-for a in "$@"; do
-	case "$a" in
+names=()
+kernel=""
+args=("$@")
+while [ $# -gt 0 ]; do
+	case "$1" in
 	--demo) mode=demo ;;
 	--shell) mode=shell ;;
+	--list-kernels) mode=list ;;
+	--kernel | --cases)
+		[ $# -ge 2 ] || { echo "run.sh: $1 needs a value" >&2; exit 2; }
+		if [ "$1" = --kernel ]; then
+			kernel=$2
+		else
+			[ -d "$2" ] || { echo "run.sh: no such directory: $2" >&2; exit 2; }
+			casedir=$(cd "$2" && pwd)
+		fi
+		shift
+		;;
 	-h | --help)
 		sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'
 		exit 0
 		;;
-	*)
-		n=${a##*/}
-		n=${n%.sh}
-		if [ ! -f "$casedir/$n.sh" ]; then
-			echo "run.sh: no such case: $casedir/$n.sh" >&2
-			exit 2
-		fi
-		cases+=("$casedir/$n.sh")
-		;;
+	*) names+=("$1") ;;
 	esac
+	shift
+done
+set -- "${args[@]}"
+for a in "${names[@]}"; do
+	n=${a##*/}
+	n=${n%.sh}
+	if [ ! -f "$casedir/$n.sh" ]; then
+		echo "run.sh: no such case: $casedir/$n.sh" >&2
+		exit 2
+	fi
+	cases+=("$casedir/$n.sh")
 done
 if [ ${#cases[@]} -eq 0 ]; then
 	for c in "$casedir"/*.sh; do
@@ -83,18 +110,44 @@ status_note() { echo "$2" >"$out/status/$1"; }
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
-# shellcheck source=tests/vm/kver.sh
-. "$here/kver.sh"
-if ! kver=$(pgpk_pick_kver); then
+# shellcheck source=tests/vm/kernels.sh
+. "$here/kernels.sh"
+if [ "$mode" = list ]; then
+	for s in $PGPK_KERNEL_SERIES; do
+		pgpk_kernel_use "$s" || { log "kernel $s: not available"; exit 1; }
+		echo "$K_VER"
+	done
+	exit 0
+fi
+label=vm
+series=6.1
+if [ -n "$kernel" ]; then
+	if ! series=$(pgpk_kernel_series_of "$kernel"); then
+		echo "run.sh: unsupported kernel '$kernel' (supported:" \
+			"$PGPK_KERNEL_SERIES; see --list-kernels)" >&2
+		exit 2
+	fi
+	label=vm-$series
+fi
+if ! pgpk_kernel_use "$series"; then
 	for c in "${cases[@]}"; do
 		n=${c##*/}
-		echo "FAIL: vm/${n%.sh} (no kernel/headers pair installed)"
+		echo "FAIL: $label/${n%.sh} (kernel $series not available: see above)"
 	done
 	exit 1
 fi
-kimg=/boot/vmlinuz-$kver
-kdir=/usr/src/linux-headers-$kver
-log "kernel $kver"
+case "$K_VER" in
+"$kernel"*) ;;
+*)
+	echo "run.sh: kernel '$kernel' is not the one this harness has for" \
+		"$series ($K_VER)" >&2
+	exit 2
+	;;
+esac
+kver=$K_VER
+kimg=$K_IMG
+kdir=$K_KDIR
+log "kernel $kver${K_BUILDROOT:+ (module built in $K_BUILDROOT)}"
 
 t_build=$(now)
 # --- the helper (Bazel) ---
@@ -142,8 +195,7 @@ if [ -f "$root/kernel/Kbuild" ] || [ -f "$root/kernel/Makefile" ]; then
 		# kernel/Makefile's default target runs Kbuild:
 		# make -C $KDIR M=$PWD modules.
 		log "make -C kernel KDIR=$kdir (in a copy: $kb)"
-		if ! make -C "$kb" KDIR="$kdir" >"$out/module-build.log" \
-			2>&1; then
+		if ! pgpk_kernel_make "$kb" >"$out/module-build.log" 2>&1; then
 			log "module build failed: see $out/module-build.log"
 		fi
 	fi
@@ -176,14 +228,15 @@ t_data=$(now)
 
 # --- initramfs ---
 initrd=$out/initramfs.cpio.gz
-if ! PGPK_KVER=$kver PGPK_KO=$ko PGPK_HELPER_BIN=$helper_bin \
-	PGPK_VM_DATA=$data PGPK_VM_STATUS=$out/status \
+if ! PGPK_KVER=$kver PGPK_KMODS=$K_MODS PGPK_KO=$ko \
+	PGPK_HELPER_BIN=$helper_bin PGPK_VM_DATA=$data \
+	PGPK_VM_STATUS=$out/status PGPK_CASE_FILES=$casedir \
 	PGPK_CASES="${cases[*]}" \
 	sh "$here/build-initramfs.sh" "$initrd" >"$out/initramfs.log" 2>&1; then
 	cat "$out/initramfs.log" >&2
 	for c in "${cases[@]}"; do
 		n=${c##*/}
-		echo "FAIL: vm/${n%.sh} (initramfs build failed)"
+		echo "FAIL: $label/${n%.sh} (initramfs build failed)"
 	done
 	exit 1
 fi
@@ -260,17 +313,17 @@ kernel_bad=$(grep -a -v -E '^[^ |]+\| |^syslog [^ |]+\| ' "$console" |
 if [ "$mode" = demo ]; then
 	if grep -a -q '^PGPK-DEMO-RESULT PASS' "$console" && [ -z "$kernel_bad" ]
 	then
-		echo "PASS: vm/demo"
+		echo "PASS: $label/demo"
 		exit 0
 	fi
-	echo "FAIL: vm/demo ($(grep -a -m 1 '^PGPK-DEMO-RESULT' "$console" ||
+	echo "FAIL: $label/demo ($(grep -a -m 1 '^PGPK-DEMO-RESULT' "$console" ||
 		echo 'no result: VM died or timed out'))"
 	[ -n "$kernel_bad" ] && echo "kernel log:" && echo "$kernel_bad"
 	exit 1
 fi
 
 for g in "${data_failed[@]}"; do
-	echo "FAIL: vm/data-$g (generator failed; see tests/vm/out/data-$g.log)"
+	echo "FAIL: $label/data-$g (generator failed; see tests/vm/out/data-$g.log)"
 	failed=1
 done
 for c in "${cases[@]}"; do
@@ -279,37 +332,37 @@ for c in "${cases[@]}"; do
 	v=$(grep -a -E "^PGPK-CASE $n (PASS|FAIL|SKIP)" "$console" | tail -n 1 |
 		cut -d ' ' -f 3)
 	case "$v" in
-	PASS) echo "PASS: vm/$n" ;;
+	PASS) echo "PASS: $label/$n" ;;
 	SKIP)
 		why=$(grep -a "^$n| SKIP: " "$console" | tail -n 1 | cut -d ' ' -f 3-)
-		echo "SKIP: vm/$n${why:+ ($why)}"
+		echo "SKIP: $label/$n${why:+ ($why)}"
 		;;
 	FAIL)
 		why=$(grep -a -E "^$n\| (FAIL: |\*\*\* (killed|hung))" "$console" |
 			tail -n 1 | cut -d ' ' -f 2-)
 		[ -n "$why" ] || why=$(grep -a -E "^PGPK-CASE $n FAIL" "$console" |
 			tail -n 1 | sed -n 's/.*(\(exit [0-9]*\).*/\1/p')
-		echo "FAIL: vm/$n (${why:-no reason given})"
+		echo "FAIL: $label/$n (${why:-no reason given})"
 		# The case's last lines, for whoever reads the suite output.
 		grep -a "^$n| " "$console" | tail -n 15 | sed 's/^/    /'
 		failed=1
 		;;
 	*)
 		if grep -a -q "^PGPK-CASE-BEGIN $n\$" "$console"; then
-			echo "FAIL: vm/$n (started but never reported: VM died)"
+			echo "FAIL: $label/$n (started but never reported: VM died)"
 		else
-			echo "FAIL: vm/$n (never ran: VM died or timed out)"
+			echo "FAIL: $label/$n (never ran: VM died or timed out)"
 		fi
 		failed=1
 		;;
 	esac
 done
 if [ -n "$kernel_bad" ]; then
-	echo "FAIL: vm/kernel-log ($(echo "$kernel_bad" | head -n 1))"
+	echo "FAIL: $label/kernel-log ($(echo "$kernel_bad" | head -n 1))"
 	echo "$kernel_bad" | sed 's/^/    /'
 	failed=1
 else
-	echo "PASS: vm/kernel-log"
+	echo "PASS: $label/kernel-log"
 fi
 if ! grep -a -q '^PGPK-VM-END' "$console"; then
 	log "the VM did not finish cleanly; last console lines:"

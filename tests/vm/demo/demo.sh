@@ -237,6 +237,13 @@ step "Unload the module" \
 	"Everything it registered goes away."
 pgpk_kmsg_mark
 keyctl clear @s >/dev/null 2>&1
+# Each pgpk key holds a reference on the module; the key garbage
+# collector frees the cleared ones asynchronously (up to 10 s).
+n=100
+while [ "$(cat /sys/module/pgpk/refcnt)" != 0 ] && [ "$n" -gt 0 ]; do
+	sleep 0.1
+	n=$((n - 1))
+done
 if show rmmod pgpk; then
 	pgpk_kmsg_since | sed 's/^/    /'
 else
