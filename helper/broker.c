@@ -65,7 +65,6 @@ bool pgpk_errno_is_verdict(int error)
 	switch (error) {
 	case EBADMSG:
 	case ENOPKG:
-	case ENOKEY:
 	case EKEYREJECTED:
 	case EKEYEXPIRED:
 	case EMSGSIZE:

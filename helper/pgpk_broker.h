@@ -36,12 +36,15 @@
  *   EBADMSG       malformed input (parser verdict), or an answer that the
  *                 strict decoder refuses
  *   ENOPKG        unsupported algorithm or version (parser verdict)
- *   ENOKEY        no (selected) key in the input (parser verdict)
  *   EKEYREJECTED  bad self-signature (parser verdict), a policy rule, an
  *                 input over --max-input, or an answer that is not what
  *                 was asked (wrong kind, not bound to the submitted bytes)
  *   EKEYEXPIRED   expired key or signature (policy)
  *   EMSGSIZE      (reserved: too big; the kernel treats it as a verdict)
+ *   not cached:
+ *   ENOKEY        no (selected) key in the input (parser): about the
+ *                 bytes, but request_key() makes the same errno when the
+ *                 helper cannot run at all, so the kernel shares neither
  *
  *   circumstances, not cached (timeout 2, never shared by pgpk.ko):
  *   ETIMEDOUT     the parser did not finish within the watchdog time

@@ -135,7 +135,7 @@ error_free_b64:
 	if (ret != -EBADMSG)
 		return ret;
 error_format:
-	pr_warn("ASCII armor without a well-formed base64 body\n");
+	pr_warn_ratelimited("ASCII armor without a well-formed base64 body\n");
 	return -EBADMSG;
 }
 
@@ -207,13 +207,13 @@ int pgpk_bind_packet(const struct pgpk_input *in, u32 offset, u8 tag,
 	u8 h[6];
 
 	if (offset > in->bin_len || len > in->bin_len - offset) {
-		pr_warn("binding: %s at offset %u runs past the %zu-octet input\n",
-			what, offset, in->bin_len);
+		pr_warn_ratelimited("binding: %s at offset %u runs past the %zu-octet input\n",
+				    what, offset, in->bin_len);
 		return -EKEYREJECTED;
 	}
 	if (memcmp(in->bin + offset, body, len)) {
-		pr_warn("binding: %s at offset %u differs from the submitted bytes\n",
-			what, offset);
+		pr_warn_ratelimited("binding: %s at offset %u differs from the submitted bytes\n",
+				    what, offset);
 		return -EKEYREJECTED;
 	}
 	for (form = 0; form < 6; form++) {
@@ -221,8 +221,8 @@ int pgpk_bind_packet(const struct pgpk_input *in, u32 offset, u8 tag,
 		if (n && n <= offset && !memcmp(in->bin + offset - n, h, n))
 			return 0;
 	}
-	pr_warn("binding: no tag %u header for %zu octets before %s at offset %u\n",
-		tag, len, what, offset);
+	pr_warn_ratelimited("binding: no tag %u header for %zu octets before %s at offset %u\n",
+			    tag, len, what, offset);
 	return -EKEYREJECTED;
 }
 

@@ -70,8 +70,8 @@ static int pgpk_cert_hash(struct pgpk_digest *d, const struct pgpk_key *k,
 	    PGPK_HAS(k, PGPK_KEY_USER_ID))
 		return pgpk_digest_user_id(d, &k->user_id);
 error_type:
-	pr_warn("certification type 0x%02x does not fit this %s\n", type,
-		k->subkey ? "subkey" : "key");
+	pr_warn_ratelimited("certification type 0x%02x does not fit this %s\n", type,
+			    k->subkey ? "subkey" : "key");
 	return -EBADMSG;
 }
 
@@ -245,15 +245,15 @@ pgpk_certification(const struct pgpk_key *k, const struct pgpk_key_id *id)
 
 	/* An expired certification vouches for nothing any more. */
 	if (sig->expires && sig->expires <= ktime_get_real_seconds()) {
-		pr_warn("certification of key %*phN expired\n",
-			PGPK_KEYID_LEN, id->keyid);
+		pr_warn_ratelimited("certification of key %*phN expired\n",
+				    PGPK_KEYID_LEN, id->keyid);
 		return NULL;
 	}
 	/* Policy floor: a v3 signature hashes no subpackets, no authority. */
 	if (sig->version == 3 || pgpk_hash_weak(sig->hash_algorithm)) {
-		pr_warn("policy: %s certification of key %*phN vouches for nothing\n",
-			sig->version == 3 ? "v3" : "weak-hash",
-			PGPK_KEYID_LEN, id->keyid);
+		pr_warn_ratelimited("policy: %s certification of key %*phN vouches for nothing\n",
+				    sig->version == 3 ? "v3" : "weak-hash",
+				    PGPK_KEYID_LEN, id->keyid);
 		return NULL;
 	}
 	pks = pgpk_cert_digest(k, sig);
@@ -261,8 +261,8 @@ pgpk_certification(const struct pgpk_key *k, const struct pgpk_key_id *id)
 		return NULL;	/* say, by an EdDSA key: not checkable here */
 	if (IS_ERR(pks)) {
 		if (pks == ERR_PTR(-EKEYREJECTED))
-			pr_warn("certification of key %*phN: bad digest\n",
-				PGPK_KEYID_LEN, id->keyid);
+			pr_warn_ratelimited("certification of key %*phN: bad digest\n",
+					    PGPK_KEYID_LEN, id->keyid);
 		return pks;
 	}
 	ret = pgpk_sig_auth_ids(pks, sig);

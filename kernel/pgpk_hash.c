@@ -57,8 +57,8 @@ static struct pgpk_digest *pgpk_hash_alloc(enum hash_algo algo)
 
 	tfm = crypto_alloc_shash(hash_algo_name[algo], 0, 0);
 	if (IS_ERR(tfm)) {
-		pr_warn("hash %s unavailable: %ld\n", hash_algo_name[algo],
-			PTR_ERR(tfm));
+		pr_warn_ratelimited("hash %s unavailable: %ld\n", hash_algo_name[algo],
+				    PTR_ERR(tfm));
 		return ERR_PTR(-ENOPKG);
 	}
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
@@ -165,17 +165,17 @@ struct pgpk_digest *pgpk_digest_begin(const struct pgpk_sig *sig)
 	int algo, ret;
 
 	if (sig->pubkey_algorithm != 1 && sig->pubkey_algorithm != 3) {
-		pr_warn("signature algorithm %u is not RSA\n",
-			sig->pubkey_algorithm);
+		pr_warn_ratelimited("signature algorithm %u is not RSA\n",
+				    sig->pubkey_algorithm);
 		return ERR_PTR(-ENOPKG);
 	}
 	algo = pgpk_hash_algo(sig->hash_algorithm);
 	if (algo == -EKEYREJECTED)
-		pr_warn("policy: hash algorithm %u is too weak to sign\n",
-			sig->hash_algorithm);
+		pr_warn_ratelimited("policy: hash algorithm %u is too weak to sign\n",
+				    sig->hash_algorithm);
 	else if (algo < 0)
-		pr_warn("signature hash algorithm %u not supported\n",
-			sig->hash_algorithm);
+		pr_warn_ratelimited("signature hash algorithm %u not supported\n",
+				    sig->hash_algorithm);
 	if (algo < 0)
 		return ERR_PTR(algo);
 	d = pgpk_hash_alloc(algo);

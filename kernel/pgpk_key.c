@@ -114,8 +114,8 @@ static int pgpk_rsa_bits_check(const struct pgpk_key_material *m,
 
 	if (bits >= min)
 		return 0;
-	pr_warn("policy: key %*phN has %u-bit RSA, min_rsa_bits is %u\n",
-		PGPK_KEYID_LEN, id->keyid, bits, min);
+	pr_warn_ratelimited("policy: key %*phN has %u-bit RSA, min_rsa_bits is %u\n",
+			    PGPK_KEYID_LEN, id->keyid, bits, min);
 	return -EKEYREJECTED;
 }
 
@@ -131,7 +131,7 @@ static int pgpk_rsa_check(const struct public_key *pub)
 	ret = crypto_akcipher_set_pub_key(tfm, pub->key, pub->keylen);
 	crypto_free_akcipher(tfm);
 	if (ret) {
-		pr_warn("RSA key refused by the kernel's RSA (%d)\n", ret);
+		pr_warn_ratelimited("RSA key refused by the kernel's RSA (%d)\n", ret);
 		return -ENOPKG;
 	}
 	return ret;
@@ -268,19 +268,19 @@ int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,
 		return ret;
 	/* An expired key would be garbage-collected out of its keyring. */
 	if (expires && expires <= ktime_get_real_seconds()) {
-		pr_warn("key %*phN expired at %llu\n", (int)id.fpr_len, id.fpr,
-			expires);
+		pr_warn_ratelimited("key %*phN expired at %llu\n", (int)id.fpr_len, id.fpr,
+				    expires);
 		return -EKEYEXPIRED;
 	}
 	if (select && !pgpk_select_match(select, &id)) {
-		pr_warn("key %*phN is not the selected %s\n",
-			(int)id.fpr_len, id.fpr, select);
+		pr_warn_ratelimited("key %*phN is not the selected %s\n",
+				    (int)id.fpr_len, id.fpr, select);
 		return -ENOKEY;
 	}
 	/* RFC 9580 9.1: an RSA Encrypt-Only key (2) signs nothing. */
 	if (k->material.algorithm == 2) {
-		pr_warn("key %*phN is RSA encrypt-only\n",
-			(int)id.fpr_len, id.fpr);
+		pr_warn_ratelimited("key %*phN is RSA encrypt-only\n",
+				    (int)id.fpr_len, id.fpr);
 		return -ENOPKG;
 	}
 	ret = pgpk_rsa_bits_check(&k->material, &id);

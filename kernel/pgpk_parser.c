@@ -39,7 +39,7 @@ static int pgpk_bind_sig(const struct pgpk_input *in,
 {
 	if (pgpk_input_contains(in, sig->rsa_s.data, sig->rsa_s.len))
 		return 0;
-	pr_warn("binding: certification value not in the submitted bytes\n");
+	pr_warn_ratelimited("binding: certification value not in the submitted bytes\n");
 	return -EKEYREJECTED;
 }
 
@@ -65,7 +65,7 @@ static int pgpk_bind_key(const struct pgpk_input *in, const struct pgpk_key *k,
 	 * a subkey has its primary key.
 	 */
 	if (k->subkey && !selected) {
-		pr_warn("binding: answer is a subkey, none was selected\n");
+		pr_warn_ratelimited("binding: answer is a subkey, none was selected\n");
 		return -EKEYREJECTED;
 	}
 	ret = pgpk_bind_material(in, &k->material, k->packet_offset,
@@ -103,7 +103,7 @@ static int pgpk_parse_openpgp(struct key_preparsed_payload *prep,
 	if (PGPK_HAS(&ans.canon, PGPK_CANON_KEY)) {
 		ret = pgpk_bind_key(&in, &ans.canon.key, select);
 	} else {
-		pr_warn("helper answered a key request with a signature\n");
+		pr_warn_ratelimited("helper answered a key request with a signature\n");
 		ret = -EKEYREJECTED;
 	}
 	if (!ret)
@@ -123,13 +123,13 @@ static int pgpk_parse_canonical(struct key_preparsed_payload *prep,
 
 	ret = pgpk_canon_decode(prep->data, prep->datalen, &c, &err);
 	if (ret) {
-		pr_warn("canonical key refused: %s at offset %u, field %u\n",
-			pgpk_canon_reason_str(err.reason), err.offset,
-			err.field);
+		pr_warn_ratelimited("canonical key refused: %s at offset %u, field %u\n",
+				    pgpk_canon_reason_str(err.reason), err.offset,
+				    err.field);
 		return ret;
 	}
 	if (!PGPK_HAS(&c, PGPK_CANON_KEY)) {
-		pr_warn("canonical blob holds a signature, not a key\n");
+		pr_warn_ratelimited("canonical blob holds a signature, not a key\n");
 		return -EBADMSG;
 	}
 	return pgpk_key_load(prep, &c.key, select);

@@ -49,7 +49,7 @@ static int pgpk_test_preparse(struct key_preparsed_payload *prep)
 				    VERIFYING_UNSPECIFIED_SIGNATURE,
 				    pgpk_test_view_content, prep);
 	if (!ret)
-		pr_info("message verified by a session key, not a trusted one\n");
+		pr_info_ratelimited("message verified by a session key, not a trusted one\n");
 	return ret;
 }
 

@@ -19,7 +19,7 @@
  * next requester's upcall replaces it in the cache.  A requester told
  * such a rejection, which may come from someone else's upcall that his
  * request joined, asks once more in a keyring of his own that no other
- * request can join (pgpk_request()).  This holds
+ * request can join (pgpk_request()), for himself.  This holds
  * whatever timeout the helper gave: a buggy or subverted helper cannot
  * make one user's circumstance everyone's verdict.
  *
@@ -51,15 +51,17 @@ static struct key *pgpk_cache;
 /*
  * The rejections that say something about the submitted bytes, the same
  * for every requester (helper/pgpk_broker.h keeps the same list): EBADMSG
- * malformed, ENOPKG unsupported, ENOKEY no (selected) key, EKEYREJECTED
- * bad signature or policy, EKEYEXPIRED expired, EMSGSIZE too big.
+ * malformed, ENOPKG unsupported, EKEYREJECTED bad signature or policy,
+ * EKEYEXPIRED expired, EMSGSIZE too big.  Not ENOKEY, although the helper
+ * says it for a selected key the bytes lack: request_key() itself makes
+ * a key ENOKEY when the helper could not run at all (no memory, no pids),
+ * a circumstance a user can bring about.
  */
 static bool pgpk_upcall_is_verdict(int error)
 {
 	switch (error) {
 	case -EBADMSG:
 	case -ENOPKG:
-	case -ENOKEY:
 	case -EKEYREJECTED:
 	case -EKEYEXPIRED:
 	case -EMSGSIZE:
@@ -107,9 +109,9 @@ static int pgpk_upcall_preparse(struct key_preparsed_payload *prep)
 		return -EINVAL;
 	ret = pgpk_canon_decode(prep->data, prep->datalen, &c, &err);
 	if (ret) {
-		pr_warn("helper answer refused: %s at offset %u, field %u\n",
-			pgpk_canon_reason_str(err.reason), err.offset,
-			err.field);
+		pr_warn_ratelimited("helper answer refused: %s at offset %u, field %u\n",
+				    pgpk_canon_reason_str(err.reason), err.offset,
+				    err.field);
 		return ret;
 	}
 	p = kvmalloc(sizeof(*p) + prep->datalen, GFP_KERNEL);
@@ -262,8 +264,10 @@ static struct key *pgpk_request_in(struct key *keyring, const char *desc,
 
 /*
  * An upcall of our own, which no other request can join (the key is made
- * in a keyring only this request searches), and its positive answer
- * linked into the cache for the others.
+ * in a keyring only this request searches).  Its answer is not linked
+ * into the cache: request_key() also searches the requester's own
+ * keyrings, so it may be a key he holds and controls (his timeout, his
+ * revocation), which must not serve others.
  */
 static struct key *pgpk_request_own(const char *desc,
 				    const struct pgpk_input *in)
@@ -276,8 +280,6 @@ static struct key *pgpk_request_own(const char *desc,
 	if (IS_ERR(own))
 		return own;
 	key = pgpk_request_in(own, desc, in);
-	if (!IS_ERR(key))
-		key_link(pgpk_cache, key);
 	key_put(own);
 	return key;
 }
@@ -340,7 +342,7 @@ int pgpk_upcall(const char *kind, const struct pgpk_input *in,
 	key = pgpk_request(desc, in);
 	if (IS_ERR(key)) {
 		ret = PTR_ERR(key);
-		pr_info("upcall %s refused: %d\n", desc, ret);
+		pr_info_ratelimited("upcall %s refused: %d\n", desc, ret);
 		goto error_free_desc;
 	}
 	/* No timeout: TIME64_MAX (key_alloc()), 0 in older kernels. */
@@ -351,8 +353,8 @@ int pgpk_upcall(const char *kind, const struct pgpk_input *in,
 	p = key->payload.data[0];
 	ret = pgpk_canon_decode(p->data, p->len, &ans->canon, &err);
 	if (ret) {
-		pr_warn("upcall %s: answer refused: %s at offset %u\n", desc,
-			pgpk_canon_reason_str(err.reason), err.offset);
+		pr_warn_ratelimited("upcall %s: answer refused: %s at offset %u\n", desc,
+				    pgpk_canon_reason_str(err.reason), err.offset);
 		key_put(key);
 		goto error_free_desc;
 	}

@@ -46,8 +46,8 @@ int pgpk_sig_obtain(const u8 *raw, size_t len, struct pgpk_answer *ans)
 	if (pgpk_canon_is_canonical(raw, len)) {
 		ret = pgpk_canon_decode(raw, len, &ans->canon, &err);
 		if (ret)
-			pr_warn("canonical signature refused: %s at offset %u\n",
-				pgpk_canon_reason_str(err.reason), err.offset);
+			pr_warn_ratelimited("canonical signature refused: %s at offset %u\n",
+					    pgpk_canon_reason_str(err.reason), err.offset);
 	} else if (len && pgpk_is_openpgp(raw, len)) {
 		ret = pgpk_input_init(&in, raw, len);
 		if (ret)
@@ -56,7 +56,7 @@ int pgpk_sig_obtain(const u8 *raw, size_t len, struct pgpk_answer *ans)
 		if (!ret && PGPK_HAS(&ans->canon, PGPK_CANON_SIGNATURE) &&
 		    !pgpk_input_contains(&in, ans->canon.sig.rsa_s.data,
 					 ans->canon.sig.rsa_s.len)) {
-			pr_warn("binding: signature value not in the submitted bytes\n");
+			pr_warn_ratelimited("binding: signature value not in the submitted bytes\n");
 			ret = -EKEYREJECTED;
 		}
 		pgpk_input_free(&in);
@@ -64,7 +64,7 @@ int pgpk_sig_obtain(const u8 *raw, size_t len, struct pgpk_answer *ans)
 		ret = -EBADMSG;
 	}
 	if (!ret && !PGPK_HAS(&ans->canon, PGPK_CANON_SIGNATURE)) {
-		pr_warn("a key was given where a signature was expected\n");
+		pr_warn_ratelimited("a key was given where a signature was expected\n");
 		ret = -EBADMSG;
 	}
 	if (ret)
@@ -92,12 +92,12 @@ static struct key *pgpk_find_issuer(struct key *keyring,
 	else
 		key = ERR_PTR(-ENOKEY);
 	if (IS_ERR(key)) {
-		pr_warn("no issuer key for the signature: %ld\n", PTR_ERR(key));
+		pr_warn_ratelimited("no issuer key for the signature: %ld\n", PTR_ERR(key));
 		return key;
 	}
 	if (asymmetric_key_subtype(key) != &pgpk_key_subtype) {
-		pr_warn("issuer key %x is not an OpenPGP key\n",
-			key_serial(key));
+		pr_warn_ratelimited("issuer key %x is not an OpenPGP key\n",
+				    key_serial(key));
 		key_put(key);
 		return ERR_PTR(-ENOKEY);
 	}
@@ -125,12 +125,12 @@ int pgpk_sig_check(const struct pgpk_canon *c, const void *data, size_t len,
 	int ret;
 
 	if (sig->type > PGPK_SIG_DOCUMENT_LAST) {
-		pr_warn("signature type 0x%02x does not sign a document\n",
-			sig->type);
+		pr_warn_ratelimited("signature type 0x%02x does not sign a document\n",
+				    sig->type);
 		return -EKEYREJECTED;
 	}
 	if (sig->expires && sig->expires <= ktime_get_real_seconds()) {
-		pr_warn("signature expired at %llu\n", sig->expires);
+		pr_warn_ratelimited("signature expired at %llu\n", sig->expires);
 		return -EKEYEXPIRED;
 	}
 	d = pgpk_digest_begin(sig);
@@ -155,8 +155,8 @@ int pgpk_sig_check(const struct pgpk_canon *c, const void *data, size_t len,
 	}
 	ret = verify_signature(key, pks);
 	if (ret)
-		pr_warn("signature by key %x refused: %d\n", key_serial(key),
-			ret);
+		pr_warn_ratelimited("signature by key %x refused: %d\n", key_serial(key),
+				    ret);
 	key_put(key);
 error_free_pks:
 	public_key_signature_free(pks);
@@ -202,7 +202,7 @@ int pgpk_verify_signature(const void *data, size_t len,
 		return ret;
 	ret = -EINVAL;
 	if (PGPK_HAS(&ans.canon, PGPK_CANON_CONTENT) == !!data) {
-		pr_warn("signed data must come either with the signature or from the caller\n");
+		pr_warn_ratelimited("signed data must come either with the signature or from the caller\n");
 		goto error_put_answer;
 	}
 	if (!data) {

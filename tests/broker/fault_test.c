@@ -462,8 +462,10 @@ static void pgpk_fault_cases(struct pgpk_env *env)
 		  PGPK_WANT_KEY, in, len, EBADMSG, PGPK_VERDICT);
 	pgpk_case("verdict-enopkg", env, child_verdict_enopkg, NULL,
 		  PGPK_WANT_KEY, in, len, ENOPKG, PGPK_VERDICT);
-	pgpk_case("verdict-enokey", env, child_verdict_enokey, NULL,
-		  PGPK_WANT_KEY, in, len, ENOKEY, PGPK_VERDICT);
+	/* ENOKEY is request_key()'s own when the helper cannot run: never
+	 * shared, so never cached as a verdict either. */
+	pgpk_case("enokey-not-shared", env, child_verdict_enokey, NULL,
+		  PGPK_WANT_KEY, in, len, ENOKEY, PGPK_NOT_CACHED);
 	pgpk_case("verdict-bad-status", env, child_verdict_eio, NULL,
 		  PGPK_WANT_KEY, in, len, ECHILD, PGPK_NOT_CACHED);
 }
@@ -593,7 +595,7 @@ static void pgpk_circumstance_cases(struct pgpk_env *env)
 
 int main(void)
 {
-	struct pgpk_env env;
+	struct pgpk_env env = { 0 };
 
 	pgpk_env_init(&env);
 	pgpk_fault_cases(&env);

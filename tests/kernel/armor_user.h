@@ -17,6 +17,7 @@
 #define kvmalloc(size, gfp) malloc(size)
 #define kvfree(p) free(p)
 #define pr_warn(fmt, ...) fprintf(stderr, pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_warn_ratelimited pr_warn
 
 static inline void put_unaligned_be16(uint16_t v, uint8_t *p)
 {
