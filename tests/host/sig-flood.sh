@@ -118,6 +118,13 @@ $flood --shape v6-flood $v6 "$tmp/v6-flood.pgp"
 key=$v6 run "v6 salted 3000" OK key "$tmp/v6-flood.pgp" $big
 $flood --shape v6-uid-flood $v6 "$tmp/v6-uid-flood.pgp"
 run "v6 salted 300, 1 MiB user ID" EBADMSG key "$tmp/v6-uid-flood.pgp" $big
+# Under the default --max-input: anyone who can append to a published v6
+# key must not get it refused (EBADMSG, cached and shared for 60 s) by
+# junk that costs a digest of a large user ID each.
+$flood --shape v6-uid256k-flood $v6 "$tmp/v6-uid256k-flood.pgp"
+key=$v6 run "v6 salted 400, 256 KiB uid" OK key "$tmp/v6-uid256k-flood.pgp"
+$flood --shape v6-uid512k-flood $v6 "$tmp/v6-uid512k-flood.pgp"
+key=$v6 run "v6 salted 200, 512 KiB uid" OK key "$tmp/v6-uid512k-flood.pgp"
 key=$data/alice.gpg
 for shape in many-uids max-uid max-uid-flood keyring; do
 	$flood --shape $shape "$key" "$tmp/$shape.pgp"
