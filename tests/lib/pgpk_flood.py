@@ -385,8 +385,9 @@ SHAPES = {
     "keyring": lambda b: keyring(b, 300, 10),
     "armored-flood": lambda b: armor(flood(b, 2000)),
     # b: a v6 key.  Many salted junk self-certifications on a small
-    # user ID, and on large ones (under the default --max-input of 1 MiB,
-    # each junk signature would cost a digest of the whole user ID).
+    # user ID, and on large ones (the last two under the default
+    # --max-input of 1 MiB): each must cost one RSA operation, never a
+    # digest of the whole user ID.
     "v6-flood": lambda b: v6_flood(b, 40, 3000),
     "v6-uid-flood": lambda b: v6_flood(b, 1 << 20, 300),
     "v6-uid256k-flood": lambda b: v6_flood(b, 256 << 10, 400),
