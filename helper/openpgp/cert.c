@@ -169,31 +169,49 @@ static int pgpk_rsa_load(struct pgpk_rsa *rsa, const struct pgpk_mpi *n,
 }
 
 /*
- * RFC 8017 8.2.2: s^e mod n must equal EMSA-PKCS1-v1_5(digest), i.e.
- * 0x00 0x01 0xFF... 0x00 DigestInfo digest, with at least 8 0xFF octets.
+ * Can `s` be a PKCS#1 v1.5 signature value with `hash_algo` under a
+ * modulus of k octets?  Length checks only, no arithmetic.  A genuine
+ * value is 8 octets shorter than the modulus with probability 2^-64; junk
+ * that short would cost one RSA operation per few octets of input
+ * (flooding): refused before any arithmetic or hashing.
  */
-static int pgpk_rsa_check(const struct pgpk_rsa *rsa, BN_CTX *bn,
-			  unsigned int hash_algo, const uint8_t *digest,
-			  size_t digest_len, const struct pgpk_mpi *s)
+static int pgpk_rsa_plausible(size_t k, unsigned int hash_algo,
+			      const struct pgpk_mpi *s)
+{
+	const struct pgpk_digest_info *di = pgpk_digest_info(hash_algo);
+
+	if (!di)
+		return -ENOPKG;
+	if (k < (size_t)di->len + di->digest_len + 11 || !s->len ||
+	    s->len > k || s->len + 8 < k)
+		return -EKEYREJECTED;
+	return 0;
+}
+
+/*
+ * RFC 8017 8.2.2 without the digest: s^e mod n must be EMSA-PKCS1-v1_5 of
+ * some `hash_algo` digest, i.e. 0x00 0x01 0xFF... 0x00 DigestInfo digest,
+ * with at least 8 0xFF octets; that digest is copied to `digest`
+ * (EVP_MAX_MD_SIZE octets at most) and its length to `digest_len`.  One
+ * public-key operation and no hashing of the signed data: junk fails
+ * here, since only the private key makes all but the digest's octets come
+ * out right (a random value: probability 256^-(k - digest length)).
+ */
+static int pgpk_rsa_recover(const struct pgpk_rsa *rsa, BN_CTX *bn,
+			    unsigned int hash_algo, const struct pgpk_mpi *s,
+			    uint8_t *digest, size_t *digest_len)
 {
 	const struct pgpk_digest_info *di = pgpk_digest_info(hash_algo);
 	uint8_t em[PGPK_MAX_RSA_N_OCTETS];
 	size_t k = rsa->n_len, tlen, ps;
 	BIGNUM *bs, *m;
-	int ret = -EKEYREJECTED;
+	int ret;
 
-	if (!di)
-		return -ENOPKG;
-	if (digest_len != di->digest_len)
-		return -EKEYREJECTED;
-	tlen = di->len + digest_len;
-	if (k < tlen + 11 || !s->len || s->len > k)
-		return -EKEYREJECTED;
-	/* A genuine value is 8 octets shorter than the modulus with
-	 * probability 2^-64; junk that short would cost one RSA operation
-	 * per few octets of input (flooding): refused before arithmetic. */
-	if (s->len + 8 < k)
-		return -EKEYREJECTED;
+	ret = pgpk_rsa_plausible(k, hash_algo, s);
+	if (ret)
+		return ret;
+	ret = -EKEYREJECTED;
+	tlen = di->len + di->digest_len;
 	BN_CTX_start(bn);
 	bs = BN_CTX_get(bn);
 	m = BN_CTX_get(bn);
@@ -214,13 +232,36 @@ static int pgpk_rsa_check(const struct pgpk_rsa *rsa, BN_CTX *bn,
 	for (size_t i = 0; i < ps; i++)
 		if (em[2 + i] != 0xFF)
 			goto out_end;
-	if (memcmp(em + 3 + ps, di->prefix, di->len) ||
-	    memcmp(em + 3 + ps + di->len, digest, digest_len))
+	if (memcmp(em + 3 + ps, di->prefix, di->len))
 		goto out_end;
+	memcpy(digest, em + 3 + ps + di->len, di->digest_len);
+	*digest_len = di->digest_len;
 	ret = 0;
 out_end:
 	BN_CTX_end(bn);
 	return ret;
+}
+
+/* RFC 8017 8.2.2: s^e mod n must equal EMSA-PKCS1-v1_5(digest). */
+static int pgpk_rsa_check(const struct pgpk_rsa *rsa, BN_CTX *bn,
+			  unsigned int hash_algo, const uint8_t *digest,
+			  size_t digest_len, const struct pgpk_mpi *s)
+{
+	const struct pgpk_digest_info *di = pgpk_digest_info(hash_algo);
+	uint8_t rec[EVP_MAX_MD_SIZE];
+	size_t rec_len;
+	int ret;
+
+	if (!di)
+		return -ENOPKG;
+	if (digest_len != di->digest_len)
+		return -EKEYREJECTED;
+	ret = pgpk_rsa_recover(rsa, bn, hash_algo, s, rec, &rec_len);
+	if (ret)
+		return ret;
+	return rec_len != digest_len || memcmp(rec, digest, digest_len) ?
+		       -EKEYREJECTED :
+		       0;
 }
 
 int pgpk_rsa_verify_digest(const struct pgpk_mpi *n, const struct pgpk_mpi *e,
@@ -254,11 +295,17 @@ int pgpk_rsa_verify_digest(const struct pgpk_mpi *n, const struct pgpk_mpi *e,
  *    copied (struct pgpk_md_prefix), so a huge user ID with thousands of
  *    signatures is not hashed thousands of times;
  *  - a v6 signature hashes its own salt first (RFC 9580 5.2.4), so that
- *    prefix cannot be shared: what is hashed for it before its own packet
- *    is charged to a budget linear in the input (PGPK_SALTED_BUDGET), and
- *    a validation that runs out of it fails closed (ring->work_exhausted);
+ *    prefix cannot be shared.  By an RSA key, its value is checked first
+ *    with one public-key operation and no hashing (pgpk_rsa_recover():
+ *    junk cannot get the PKCS#1 padding right), then the recovered
+ *    digest's first two octets against the quick check; only what passes
+ *    is hashed.  What is hashed before a v6 signature's own packet is
+ *    charged to a budget linear in the input (PGPK_SALTED_BUDGET): junk
+ *    by an RSA key never reaches it, junk by other keys (EdDSA, ECDSA,
+ *    DSA: nothing to recover) does, and a validation that runs out of it
+ *    fails closed (-E2BIG, then EBADMSG);
  *  - an RSA signature value far shorter than the modulus is refused
- *    before any arithmetic (pgpk_rsa_check()).
+ *    before any hashing or arithmetic (pgpk_rsa_plausible()).
  */
 #define PGPK_SALTED_BUDGET(input_len) ((size_t)(64u << 20) + 16 * (input_len))
 
@@ -414,12 +461,13 @@ static bool pgpk_check(struct pgpk_vctx *v, const struct pgpk_pubkey *signer,
 		       const struct pgpk_pubkey *k2,
 		       const struct pgpk_userid *uid)
 {
-	uint8_t digest[EVP_MAX_MD_SIZE];
+	uint8_t digest[EVP_MAX_MD_SIZE], recovered[EVP_MAX_MD_SIZE];
 	unsigned int dlen = 0;
+	size_t rec_len = 0;
 	const char *name;
 	EVP_MD *type;
 	struct pgpk_rsa_slot *slot;
-	bool good = false;
+	bool good = false, rsa;
 
 	if (sig->verified)
 		return sig->verified > 0;
@@ -448,18 +496,43 @@ static bool pgpk_check(struct pgpk_vctx *v, const struct pgpk_pubkey *signer,
 	if (!v->mds[sig->hash_algo])
 		v->mds[sig->hash_algo] = EVP_MD_fetch(NULL, name, NULL);
 	type = v->mds[sig->hash_algo];
-	if (!type || pgpk_digest_start(v, type, sig, k1, k2, uid) ||
+	if (!type)
+		goto done;
+	rsa = pgpk_pk_algo_is_rsa(signer->algo);
+	/* Flooding: cheap refusals before any hashing. */
+	if (rsa &&
+	    pgpk_rsa_plausible(signer->rsa_n.len, sig->hash_algo, &sig->rsa_s))
+		goto done;
+	if (rsa && sig->version == 6) {
+		/* Salted: its digest is not shared with the others, so the
+		 * value is checked first (the quick check too). */
+		slot = pgpk_rsa_slot(v, signer);
+		if (slot->ret)
+			goto done;
+		v->verified++;
+		if (pgpk_rsa_recover(&slot->rsa, v->bn, sig->hash_algo,
+				     &sig->rsa_s, recovered, &rec_len) ||
+		    ((unsigned int)recovered[0] << 8 | recovered[1]) !=
+			    sig->quick_check)
+			goto done;
+	}
+	if (pgpk_digest_start(v, type, sig, k1, k2, uid) ||
 	    pgpk_hash_sig_trailer(v->md, sig) ||
 	    !EVP_DigestFinal_ex(v->md, digest, &dlen))
 		goto done;
-	/* RFC 9580 5.2.3: the left 16 bits must match before any RSA. */
+	/* RFC 9580 5.2.3: the left 16 bits must match before any RSA (v3,
+	 * v4: their digest is cheap, the prefix shared). */
 	if (((unsigned int)digest[0] << 8 | digest[1]) != sig->quick_check)
 		goto done;
-	if (!pgpk_pk_algo_is_rsa(signer->algo)) {
+	if (!rsa) {
 		/* DSA, ECDSA, EdDSA (pkalgo.c); unsupported ones fail, as
 		 * they do in GnuPG. */
 		v->verified++;
 		good = !pgpk_verify_digest(signer, sig, digest, dlen);
+		goto done;
+	}
+	if (sig->version == 6) {
+		good = dlen == rec_len && !memcmp(recovered, digest, dlen);
 		goto done;
 	}
 	slot = pgpk_rsa_slot(v, signer);

@@ -30,7 +30,7 @@ $flood "$key" "$tmp/thirdmin.pgp" 30000 thirdmin
 for s in many-uids max-uid-flood keyring; do
 	$flood --shape $s "$key" "$tmp/$s.pgp"
 done
-for s in v6-flood v6-uid-flood; do
+for s in v6-flood v6-uid-flood v6-uid256k-flood v6-uid512k-flood; do
 	$flood --shape $s tests/verify/testdata/v6.pgp "$tmp/$s.pgp"
 done
 for s in nested4 nested5 msg-flood msg-many-comp msg-bomb msg-bomb-over; do

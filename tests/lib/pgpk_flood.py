@@ -384,9 +384,14 @@ SHAPES = {
     "huge-uid-flood": lambda b: big_uid(b, 4 << 20, 10000),
     "keyring": lambda b: keyring(b, 300, 10),
     "armored-flood": lambda b: armor(flood(b, 2000)),
-    # b: a v6 key.  Within the salted-digest budget; beyond it.
+    # b: a v6 key.  Many salted junk self-certifications on a small
+    # user ID, and on large ones (the last two under the default
+    # --max-input of 1 MiB): each must cost one RSA operation, never a
+    # digest of the whole user ID.
     "v6-flood": lambda b: v6_flood(b, 40, 3000),
     "v6-uid-flood": lambda b: v6_flood(b, 1 << 20, 300),
+    "v6-uid256k-flood": lambda b: v6_flood(b, 256 << 10, 400),
+    "v6-uid512k-flood": lambda b: v6_flood(b, 512 << 10, 200),
     # Messages (b: an inline-signed message, or a detached signature).
     "nested4": lambda b: nested(b, 4),
     "nested5": lambda b: nested(b, 5),

@@ -6,7 +6,8 @@
  * unknown critical subpacket (5.2.3.7), newest self-signature wins, key
  * expiry, primary user ID, back-signatures of signing subkeys (5.2.3.34),
  * subkey revocation, signature older than the key, v6 keys and
- * signatures (salt, SHA-256 fingerprint, 5.5.4.3).
+ * signatures (salt, SHA-256 fingerprint, 5.5.4.3), a genuine signature
+ * moved to a user ID with the same quick check.
  */
 #include <errno.h>
 
@@ -382,6 +383,90 @@ static void test_basic_and_critical(const struct rsakey *k)
 	}
 }
 
+/*
+ * The SHA-256 digest a signature body `sig` by `k` (built by make_sig())
+ * would have over k and `uid`: [salt] key, user ID, hashed part, trailer.
+ */
+static void sig_digest(const struct buf *sig, const struct rsakey *k,
+		       const char *uid, uint8_t *digest)
+{
+	const uint8_t *b = sig->d;
+	bool v6 = b[0] == 6;
+	size_t pre =
+		v6 ? 8 + ((size_t)b[4] << 24 | b[5] << 16 | b[6] << 8 | b[7]) :
+		     6 + ((size_t)b[4] << 8 | b[5]);
+	size_t ulen = v6 ? ((size_t)b[pre] << 24 | b[pre + 1] << 16 |
+			    b[pre + 2] << 8 | b[pre + 3]) :
+			   ((size_t)b[pre] << 8 | b[pre + 1]);
+	size_t qc = pre + (v6 ? 4 : 2) + ulen;
+	uint8_t h[5] = { 0xB4, 0, 0, 0, (uint8_t)strlen(uid) };
+	uint8_t trailer[6] = {
+		b[0], 0xFF, pre >> 24, pre >> 16, pre >> 8, pre
+	};
+	EVP_MD_CTX *md = EVP_MD_CTX_new();
+
+	EVP_DigestInit_ex(md, EVP_sha256(), NULL);
+	if (v6)
+		EVP_DigestUpdate(md, b + qc + 3, b[qc + 2]); /* salt */
+	hash_key(md, k);
+	EVP_DigestUpdate(md, h, 5);
+	EVP_DigestUpdate(md, uid, strlen(uid));
+	EVP_DigestUpdate(md, b, pre);
+	EVP_DigestUpdate(md, trailer, 6);
+	EVP_DigestFinal_ex(md, digest, NULL);
+	EVP_MD_CTX_free(md);
+}
+
+/*
+ * A genuine self-signature moved to another user ID whose digest has the
+ * same first two octets (anyone can search for one): the quick check
+ * passes, and for v6 the RSA value recovers a well-padded digest with
+ * that quick check too; only the comparison of the whole digest refuses
+ * it.
+ */
+static void test_same_quick_check(const struct rsakey *k)
+{
+	const char *uid = "Test <t@example.org>";
+	struct buf cert = { .n = 0 }, key = k->body, sig;
+	struct target t = { .k1 = k, .uid = uid };
+	struct pgpk_keyring *ring;
+	uint8_t want[32], got[32];
+	char other[64];
+	unsigned int i;
+
+	make_sig(&sig, k, 0x13, T0 + 10, NULL, NULL, &t);
+	sig_digest(&sig, k, uid, want);
+	for (i = 0; i < (1u << 24); i++) {
+		snprintf(other, sizeof(other), "Mallory %u <m@example.org>", i);
+		sig_digest(&sig, k, other, got);
+		if (got[0] == want[0] && got[1] == want[1])
+			break;
+	}
+	CHECK(i < (1u << 24));
+	CHECK(memcmp(got, want, 32) != 0);
+	put_packet(&cert, 6, &key);
+	add_uid(&cert, other);
+	put_packet(&cert, 2, &sig);
+	CHECK_EQ(parse(&cert, &ring), 0);
+	if (ring) {
+		CHECK(!ring->certs[0].primary.valid);
+		CHECK(!ring->certs[0].uids[0].valid);
+		CHECK_EQ(ring->certs[0].uids[0].sigs[0].verified, -1);
+		pgpk_keyring_free(ring);
+	}
+	/* The same signature on its own user ID verifies. */
+	cert.n = 0;
+	put_packet(&cert, 6, &key);
+	add_uid(&cert, uid);
+	put_packet(&cert, 2, &sig);
+	CHECK_EQ(parse(&cert, &ring), 0);
+	if (ring) {
+		CHECK(ring->certs[0].primary.valid);
+		CHECK_EQ(ring->certs[0].uids[0].sigs[0].verified, 1);
+		pgpk_keyring_free(ring);
+	}
+}
+
 static void test_newest_and_primary(const struct rsakey *k)
 {
 	struct buf cert = { .n = 0 }, key = k->body, e1 = { .n = 0 },
@@ -573,6 +658,8 @@ int main(void)
 	make_key(&k6, 6, T0);
 	test_basic_and_critical(&k4);
 	test_basic_and_critical(&k6);
+	test_same_quick_check(&k4);
+	test_same_quick_check(&k6);
 	test_newest_and_primary(&k4);
 	test_newest_and_primary(&k6);
 	test_subkeys(&k4, &s4);
