@@ -9,8 +9,9 @@
 # IMA queues a copy of every asymmetric key payload added
 # (ima_queue_key(), CONFIG_IMA_QUEUE_EARLY_BOOT_KEYS), so N canonical
 # keys may retain what N X.509 certificates of the same payload slab size
-# retain, plus 128 kB of measured noise: this catches a leaked DER key,
-# payload or answer (>= 512 octets per key), not a small struct.  The key
+# retain, plus 128 kB of measured noise, twice in a row: this catches a
+# leaked DER key, payload or answer (>= 512 octets per key), not a small
+# struct.  The key
 # is deb1 without its third-party candidates (deb1-lean.pgpk), so that its
 # payload is in the X.509 certificate's slab size class.
 # pgpk-timeout: 240
@@ -74,11 +75,28 @@ adds() {
 }
 adds x509 "$K/bench.der" 50
 adds canonical "$K/deb1-lean.pgpk" 50
-before=$(slab)
-adds x509 "$K/bench.der" "$N"
-x509=$(($(slab) - before))
-echo "SUnreclaim x509 x $N (payload $(wc -c <"$K/bench.der") octets):" \
-	"growth $x509 kB, the kernel's own (IMA queue)"
-measure "canonical x $N (payload $(wc -c <"$K/deb1-lean.pgpk") octets)" \
-	$((x509 + 128)) adds canonical "$K/deb1-lean.pgpk" "$N"
+# x509_then_canonical: the IMA baseline, then the canonical keys against
+# it; 0 when within the allowance.  Slab pages are noisy (freed objects
+# stay in partly used pages): a leak fails twice in a row, noise seldom
+# does (measured: 64 to 144 kB over X.509 without any leak, on all three
+# kernels), so one retry.
+x509_then_canonical() {
+	before=$(slab)
+	adds x509 "$K/bench.der" "$N"
+	x509=$(($(slab) - before))
+	echo "SUnreclaim x509 x $N (payload $(wc -c <"$K/bench.der") octets):" \
+		"growth $x509 kB, the kernel's own (IMA queue)"
+	before=$(slab)
+	adds canonical "$K/deb1-lean.pgpk" "$N"
+	canonical=$(($(slab) - before))
+	echo "SUnreclaim canonical x $N (payload $(wc -c <"$K/deb1-lean.pgpk")" \
+		"octets): growth $canonical kB, limit $((x509 + 128)) kB"
+	[ "$canonical" -le $((x509 + 128)) ]
+}
+if ! x509_then_canonical; then
+	echo "over the limit once: measuring again"
+	x509_then_canonical ||
+		pgpk_fail "canonical x $N: unreclaimable slab grew by" \
+			"$canonical kB twice (X.509: $x509 kB)"
+fi
 exit 0
