@@ -79,6 +79,22 @@ pgpk_unload() {
 	! pgpk_loaded || pgpk_fail "pgpk still in /proc/modules after rmmod"
 }
 
+# pgpk_fake_helper DIR: until the case exits, upcalls are answered by
+# tests/vm/tools/pgpk-fake-helper.sh from DIR (prepared answers, named by
+# the upcall description) instead of pgpk-helper.  The answer cache is
+# cleared now and at exit, pass or fail: no case is served another's
+# answers.  Sets $PGPK_CACHE (the cache keyring's serial).
+pgpk_fake_helper() {
+	_conf=/etc/request-key.d/pgpk.conf
+	cp "$_conf" /tmp/pgpk.conf.saved
+	PGPK_CACHE=$(awk '$9 == ".pgpk_cache:" { print $1 }' /proc/keys)
+	[ -n "$PGPK_CACHE" ] || pgpk_fail "no .pgpk_cache keyring in /proc/keys"
+	PGPK_CACHE=$((0x$PGPK_CACHE))
+	trap 'cp /tmp/pgpk.conf.saved '"$_conf"'; keyctl clear '"$PGPK_CACHE" EXIT
+	echo "create pgpk * * /bin/sh $PGPK_DATA/k/fake-helper.sh $1 %k" >"$_conf"
+	keyctl clear "$PGPK_CACHE" || pgpk_fail "cannot clear the answer cache"
+}
+
 # pgpk_errno_text NAME: the strerror() text keyctl prints for errno NAME.
 pgpk_errno_text() {
 	case "$1" in

@@ -14,16 +14,7 @@ pgpk_need_data k/fake-helper.sh k/deb1.pgp k/certified.pgp rsa3072.pgp \
 	rsa2048.asc k/rsa2048.pgpk msg.rsa3072.gpg
 pgpk_load
 
-conf=/etc/request-key.d/pgpk.conf
-cp "$conf" /tmp/pgpk.conf.saved
-echo "create pgpk * * /bin/sh $K/fake-helper.sh $K/liar %k" >"$conf"
-
-# Forget answers the real helper gave earlier cases, and the lies when
-# done (pass or fail): later cases must not be served them.
-cache=$(awk '$9 == ".pgpk_cache:" { print $1 }' /proc/keys)
-[ -n "$cache" ] || pgpk_fail "no .pgpk_cache keyring in /proc/keys"
-trap 'cp /tmp/pgpk.conf.saved "$conf"; keyctl clear $((0x$cache))' EXIT
-expect_ok keyctl clear $((0x$cache))
+pgpk_fake_helper "$K/liar"
 
 lie() {
 	echo "=== $1: $3"
@@ -58,5 +49,5 @@ up=$(count_upcalls)
 expect_fail EKEYREJECTED keyctl padd asymmetric "" @s <"$K/deb1.pgp"
 sleep 0.5
 assert_eq "$up" "$(count_upcalls)" "upcalls for a cached lie"
-keyctl clear $((0x$cache))
+keyctl clear "$PGPK_CACHE"
 exit 0

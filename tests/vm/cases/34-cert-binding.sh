@@ -14,13 +14,7 @@ pgpk_need_data k/fake-helper.sh k/rsa2048.pgpk k/certified.pgp \
 	r/cert-stripped.pgp
 pgpk_load
 
-conf=/etc/request-key.d/pgpk.conf
-cp "$conf" /tmp/pgpk.conf.saved
-cache=$(awk '$9 == ".pgpk_cache:" { print $1 }' /proc/keys)
-[ -n "$cache" ] || pgpk_fail "no .pgpk_cache keyring in /proc/keys"
-trap 'cp /tmp/pgpk.conf.saved "$conf"; keyctl clear $((0x$cache))' EXIT
-echo "create pgpk * * /bin/sh $K/fake-helper.sh $R/liar %k" >"$conf"
-expect_ok keyctl clear $((0x$cache))
+pgpk_fake_helper "$R/liar"
 
 expect_ok keyctl newring trusted @s
 trusted=$PGPK_OUT

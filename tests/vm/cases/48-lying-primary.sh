@@ -11,12 +11,7 @@ pgpk_need_data f/b.pgpk f/lying-primary.pgp f/lying-primary.select \
 	k/fake-helper.sh
 pgpk_load
 
-conf=/etc/request-key.d/pgpk.conf
-cp "$conf" /tmp/pgpk.conf.saved
-cache=$(awk '$9 == ".pgpk_cache:" { print $1 }' /proc/keys)
-[ -n "$cache" ] || pgpk_fail "no .pgpk_cache keyring in /proc/keys"
-trap 'cp /tmp/pgpk.conf.saved "$conf"; keyctl clear $((0x$cache))' EXIT
-echo "create pgpk * * /bin/sh $PGPK_DATA/k/fake-helper.sh $F/liar %k" >"$conf"
+pgpk_fake_helper "$F/liar"
 
 expect_ok keyctl padd asymmetric "" @s <"$F/b.pgpk"
 b=$PGPK_OUT
