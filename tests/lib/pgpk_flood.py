@@ -34,60 +34,11 @@ import random
 import struct
 import sys
 
+from pgpk_openpgp import mpi, packet, packets, subpacket  # noqa: F401
+
 TAG_SIG, TAG_PUBKEY, TAG_UID, TAG_SUBKEY, TAG_COMP = 2, 6, 13, 14, 8
 KINDS = ("self", "selfqc", "short", "tiny", "third", "thirdmin", "uidrev", "keyrev",
          "direct", "binding", "garbage", "v3")
-
-
-def packets(buf):
-    """(tag, header+body, body) of each packet (RFC 9580 4.2)."""
-    i = 0
-    while i < len(buf):
-        start, ctb = i, buf[i]
-        if not ctb & 0x80:
-            raise ValueError("bad packet header at %d" % i)
-        if ctb & 0x40:
-            tag, i = ctb & 0x3F, i + 1
-            o = buf[i]
-            if o < 192:
-                n, i = o, i + 1
-            elif o < 224:
-                n, i = ((o - 192) << 8) + buf[i + 1] + 192, i + 2
-            elif o == 255:
-                n, i = struct.unpack(">I", buf[i + 1:i + 5])[0], i + 5
-            else:
-                raise ValueError("partial length in a key")
-        else:
-            tag, lt, i = (ctb >> 2) & 0xF, ctb & 3, i + 1
-            w = {0: 1, 1: 2, 2: 4}[lt]
-            n = int.from_bytes(buf[i:i + w], "big")
-            i += w
-        yield tag, buf[start:i + n], buf[i:i + n]
-        i += n
-
-
-def packet(tag, body):
-    """A new-format packet (RFC 9580 4.2.1)."""
-    n = len(body)
-    if n < 192:
-        hdr = bytes([n])
-    elif n < 8384:
-        n -= 192
-        hdr = bytes([(n >> 8) + 192, n & 0xFF])
-    else:
-        hdr = b"\xff" + struct.pack(">I", n)
-    return bytes([0xC0 | tag]) + hdr + body
-
-
-def mpi(v):
-    b = v.to_bytes(max(1, (v.bit_length() + 7) // 8), "big")
-    return struct.pack(">H", v.bit_length()) + b
-
-
-def subpacket(typ, data):
-    n = len(data) + 1
-    assert n < 192
-    return bytes([n, typ]) + data
 
 
 class Key:
@@ -258,6 +209,20 @@ def flood(buf, n, kinds=KINDS, seed=9):
     return b"".join(out)
 
 
+def before_subkeys(key, extra):
+    """key's packets with the packets `extra` after its user IDs (before
+    its first subkey, or at the end)."""
+    out, done = [], False
+    for tag, raw, _ in key.pkts:
+        if tag == TAG_SUBKEY and not done:
+            out += extra
+            done = True
+        out.append(raw)
+    if not done:
+        out += extra
+    return b"".join(out)
+
+
 def many_uids(buf, n, size=40, seed=9):
     """`n` extra user IDs of `size` octets after the genuine ones, each
     with a junk self-signature (correct quick check)."""
@@ -270,15 +235,7 @@ def many_uids(buf, n, size=40, seed=9):
         extra.append(packet(TAG_UID, uid))
         extra.append(sig_v4(key, 0x13, key.newest + 1 + i,
                             k + uid_hashed(uid), rnd=rnd))
-    out, done = [], False
-    for tag, raw, _ in key.pkts:
-        if tag == TAG_SUBKEY and not done:
-            out += extra
-            done = True
-        out.append(raw)
-    if not done:
-        out += extra
-    return b"".join(out)
+    return before_subkeys(key, extra)
 
 
 def big_uid(buf, size, nsigs, seed=9):
@@ -292,15 +249,7 @@ def big_uid(buf, size, nsigs, seed=9):
     extra = [packet(TAG_UID, uid)]
     extra += [sig_v4(key, 0x13, key.newest + 1 + i, covered, value=i + 2,
                      rnd=rnd) for i in range(nsigs)]
-    out, done = [], False
-    for tag, raw, _ in key.pkts:
-        if tag == TAG_SUBKEY and not done:
-            out += extra
-            done = True
-        out.append(raw)
-    if not done:
-        out += extra
-    return b"".join(out)
+    return before_subkeys(key, extra)
 
 
 def keyring(buf, copies, junk_each=0):

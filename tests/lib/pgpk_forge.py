@@ -13,45 +13,10 @@ import hashlib
 import os
 import struct
 
+from pgpk_openpgp import packet, packets, subpacket  # noqa: F401
+
 HASHES = {2: hashlib.sha1, 8: hashlib.sha256, 9: hashlib.sha384,
           10: hashlib.sha512, 11: hashlib.sha224}
-
-
-def packets(buf):
-    """(tag, header+body octets, body) of each packet, both header forms."""
-    p = 0
-    while p < len(buf):
-        h = buf[p]
-        if h & 0x40:
-            tag, l0 = h & 0x3F, buf[p + 1]
-            if l0 < 192:
-                n, hl = l0, 2
-            elif l0 < 224:
-                n, hl = ((l0 - 192) << 8) + buf[p + 2] + 192, 3
-            else:
-                n, hl = int.from_bytes(buf[p + 2:p + 6], "big"), 6
-        else:
-            tag, lt = (h >> 2) & 0xF, h & 3
-            nl = [1, 2, 4][lt]
-            n, hl = int.from_bytes(buf[p + 1:p + 1 + nl], "big"), 1 + nl
-        yield tag, buf[p:p + hl + n], buf[p + hl:p + hl + n]
-        p += hl + n
-
-
-def packet(tag, body):
-    """New-format header (RFC 9580 4.2.1), shortest length."""
-    n = len(body)
-    if n < 192:
-        ln = bytes([n])
-    elif n < 8384:
-        ln = bytes([((n - 192) >> 8) + 192, (n - 192) & 0xFF])
-    else:
-        ln = b"\xff" + n.to_bytes(4, "big")
-    return bytes([0xC0 | tag]) + ln + body
-
-
-def subpacket(typ, data):
-    return bytes([len(data) + 1, typ]) + data
 
 
 def mpi(value):

@@ -24,16 +24,12 @@ from cryptography.x509.oid import NameOID
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "lib"))
+from pgpk_openpgp import mpi, packet  # noqa: E402
 from pgpk_wire import MAGIC, f_bytes, f_varint  # noqa: E402
 
 SHA1, SHA256 = 2, 8         # RFC 9580 9.5
 HASHES = {SHA1: hashes.SHA1, SHA256: hashes.SHA256}
 NOW = int(time.time()) - 3600
-
-
-def mpi(x):
-    b = x.to_bytes((x.bit_length() + 7) // 8, "big")
-    return struct.pack(">H", x.bit_length()) + b
 
 
 class Key:
@@ -274,18 +270,6 @@ def x509_certifier(k, out):
     write(out, "x509-certifier.der",
           cert.public_bytes(serialization.Encoding.DER))
     write(out, "k-by-x509.pgpk", canon_key(k, sig))
-
-
-def packet(tag, body):
-    """RFC 9580 4.2.1: an OpenPGP-format packet (1, 2 or 5 length octets)."""
-    n = len(body)
-    if n < 192:
-        head = bytes([n])
-    elif n < 8384:
-        head = bytes([((n - 192) >> 8) + 192, (n - 192) & 0xFF])
-    else:
-        head = b"\xff" + struct.pack(">I", n)
-    return bytes([0xC0 | tag]) + head + body
 
 
 def lying_primary(out):

@@ -19,27 +19,11 @@ import time
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa, utils
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "lib"))
+from pgpk_openpgp import mpi, packet, subpacket  # noqa: E402
+
 UID = b"pgpk test v6 <v6@pgpk.test>"
-
-
-def mpi(x):
-    b = x.to_bytes((x.bit_length() + 7) // 8, "big")
-    return x.bit_length().to_bytes(2, "big") + b
-
-
-def packet(tag, body):
-    n = len(body)
-    if n < 192:
-        ln = bytes([n])
-    elif n < 8384:
-        ln = bytes([((n - 192) >> 8) + 192, (n - 192) & 0xFF])
-    else:
-        ln = b"\xff" + n.to_bytes(4, "big")
-    return bytes([0xC0 | tag]) + ln + body
-
-
-def subpacket(typ, data):
-    return bytes([len(data) + 1, typ]) + data
 
 
 def sign(priv, sigtype, created, fpr, prefix):
