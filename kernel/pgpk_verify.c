@@ -22,8 +22,10 @@
 #include <keys/asymmetric-subtype.h>
 #include <keys/asymmetric-type.h>
 #include "pgpk.h"
+#include "pgpk_rebuild.h"
 
 #define PGPK_SIG_DOCUMENT_LAST	0x01	/* RFC 9580 5.2.1: binary, text */
+#define PGPK_KEY_FLAG_SIGN	0x02	/* RFC 9580 5.2.3.29 */
 
 /**
  * pgpk_sig_obtain - decode a signature, canonical or OpenPGP
@@ -104,6 +106,39 @@ static struct key *pgpk_find_issuer(struct key *keyring,
 	return key;
 }
 
+/*
+ * RFC 9580 5.2.3.29: a key whose flags lack "sign data" signs no document
+ * (a certify-only primary key, an encryption subkey).  5.2.3.11, 5.2.3.31:
+ * a key signs nothing before it exists, a subkey nothing before it is
+ * bound to its certificate, a softly revoked key nothing after its
+ * revocation.  The signature's time is confirmed
+ * (pgpk_rebuild_created_hashed()), and so is the key's creation time (in
+ * its rebuilt packet); flags, binding and revocation times are hints.
+ * The helper's pgpk_key_usable() and pgpk_key_signed_at() are the same
+ * rules.
+ */
+static int pgpk_sig_key_check(const struct key *key,
+			      const struct pgpk_sig *sig)
+{
+	const struct pgpk_public_key *pk = key->payload.data[asym_crypto];
+	const char *why;
+
+	if (!(pk->key_flags & PGPK_KEY_FLAG_SIGN))
+		why = "not a signing key";
+	else if (sig->created < pk->created)
+		why = "signature predates its key";
+	else if (sig->created < pk->bound)
+		why = "subkey not yet bound when it signed";
+	else if (pk->soft_revoked && sig->created >= pk->soft_revoked)
+		why = "signature made after its key was revoked (soft revocation)";
+	else
+		return 0;
+	pr_warn_ratelimited("key %x: %s: signature created %u, key created %u, bound %u, revoked %u, flags 0x%02x\n",
+			    key_serial(key), why, sig->created, pk->created,
+			    pk->bound, pk->soft_revoked, pk->key_flags);
+	return -EKEYREJECTED;
+}
+
 /**
  * pgpk_sig_check - verify a decoded signature over data
  * @c: decoded canonical blob holding a signature
@@ -112,8 +147,9 @@ static struct key *pgpk_find_issuer(struct key *keyring,
  * @keyring: where to find the issuer
  *
  * Return: 0, -ENOPKG unsupported algorithm, -EKEYREJECTED bad signature
- * or not a document signature, -ENOKEY no issuer key, -EKEYEXPIRED
- * expired signature or key.
+ * or not a document signature or made outside its key's lifetime, -ENOKEY
+ * no issuer key, -EKEYEXPIRED expired signature or key, -EBADMSG a
+ * creation time not in the hashed area.
  */
 int pgpk_sig_check(const struct pgpk_canon *c, const void *data, size_t len,
 		   struct key *keyring)
@@ -132,6 +168,11 @@ int pgpk_sig_check(const struct pgpk_canon *c, const void *data, size_t len,
 	if (sig->expires && sig->expires <= ktime_get_real_seconds()) {
 		pr_warn_ratelimited("signature expired at %llu\n", sig->expires);
 		return -EKEYEXPIRED;
+	}
+	if (!pgpk_rebuild_created_hashed(sig)) {
+		pr_warn_ratelimited("signature creation time %u is not in its hashed area\n",
+				    sig->created);
+		return -EBADMSG;
 	}
 	d = pgpk_digest_begin(sig);
 	if (IS_ERR(d))
@@ -153,7 +194,9 @@ int pgpk_sig_check(const struct pgpk_canon *c, const void *data, size_t len,
 		ret = PTR_ERR(key);
 		goto error_free_pks;
 	}
-	ret = verify_signature(key, pks);
+	ret = pgpk_sig_key_check(key, sig);
+	if (!ret)
+		ret = verify_signature(key, pks);
 	if (ret)
 		pr_warn_ratelimited("signature by key %x refused: %d\n", key_serial(key),
 				    ret);
