@@ -37,7 +37,8 @@ expect_ok keyctl unlink "$sub" @s
 
 # The same subkey, certify-only: it signs no document at any time.
 expect_ok keyctl padd asymmetric "" @s <"$F/time-sub-certify.pgpk"
+certify=$PGPK_OUT
 refused sub-good EKEYREJECTED "not a signing key"
-expect_ok keyctl unlink "$PGPK_OUT" @s
+expect_ok keyctl unlink "$certify" @s
 expect_ok keyctl unlink "$p" @s
 exit 0
