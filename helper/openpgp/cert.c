@@ -920,11 +920,14 @@ static void *pgpk_worker_run(void *arg)
 	struct pgpk_vctx v;
 	size_t i;
 
-	if (!pgpk_vctx_init(&v, w->ring, w->opts->now, w->opts->no_verify))
-		for (i = w->first; i < w->ring->ncerts; i += w->stride)
-			pgpk_validate_cert(&v, &w->ring->certs[i]);
-	else
+	if (pgpk_vctx_init(&v, w->ring, w->opts->now, w->opts->no_verify))
 		w->ret = -ENOMEM;
+	for (i = w->first; !w->ret && i < w->ring->ncerts; i += w->stride) {
+		struct pgpk_cert *cert = &w->ring->certs[i];
+
+		if (!w->opts->want || w->opts->want(cert, w->opts->want_arg))
+			pgpk_validate_cert(&v, cert);
+	}
 	pgpk_vctx_release(&v);
 	w->verified = v.verified;
 	w->exhausted = v.exhausted;

@@ -279,6 +279,11 @@ struct pgpk_parse_opts {
 	/* Binary input is not copied: `in` must then outlive the keyring
 	 * (saves a copy of a 28 MB keyring). */
 	bool borrow_input;
+	/* If set, only the certificates for which it returns true are
+	 * validated (their signatures verified); the keys of the others
+	 * stay invalid.  verify needs only its signatures' issuers. */
+	bool (*want)(const struct pgpk_cert *cert, void *arg);
+	void *want_arg;
 };
 
 /* A parsed keyring: one or more certificates. */
