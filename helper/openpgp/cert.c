@@ -688,9 +688,8 @@ static bool pgpk_revocation_hard(const struct pgpk_signature *s)
 	       (s->revocation_reason != 1 && s->revocation_reason != 3);
 }
 
-/* Record the verified revocation @s of @key; *last_soft: newest soft. */
-static void pgpk_revoke(struct pgpk_pubkey *key, const struct pgpk_signature *s,
-			uint32_t *last_soft)
+/* Record the verified revocation @s of @key. */
+static void pgpk_revoke(struct pgpk_pubkey *key, const struct pgpk_signature *s)
 {
 	int reason = s->has_revocation_reason ? s->revocation_reason : -1;
 
@@ -704,23 +703,20 @@ static void pgpk_revoke(struct pgpk_pubkey *key, const struct pgpk_signature *s,
 			key->revoked_at = s->created;
 			key->revoked_reason = reason;
 		}
-		if (s->created > *last_soft)
-			*last_soft = s->created;
 	}
 	key->revoked = true;
 }
 
 /*
  * Every revocation of type @type by the primary key over @k1 [, @k2]:
- * one hard revocation decides; soft ones are void when @selfsig_time, the
- * newest self-signature's, is later than all of them (re-legitimized).
+ * one hard revocation decides; soft ones date the key's end.  A newer
+ * self-signature does not undo a revocation (GnuPG; Sequoia lets one undo
+ * a soft revocation): what was revoked stays revoked.
  */
 static void pgpk_revocations(struct pgpk_vctx *v, struct pgpk_pubkey *key,
 			     uint8_t type, const struct pgpk_pubkey *pri,
-			     const struct pgpk_pubkey *k2,
-			     uint32_t selfsig_time)
+			     const struct pgpk_pubkey *k2)
 {
-	uint32_t last_soft = 0;
 	size_t i;
 
 	for (i = 0; i < key->nsigs && !key->revoked_hard; i++) {
@@ -728,12 +724,7 @@ static void pgpk_revocations(struct pgpk_vctx *v, struct pgpk_pubkey *key,
 
 		if (s->type == type && pgpk_sig_by(s, pri) &&
 		    pgpk_check(v, pri, s, pri, k2, NULL))
-			pgpk_revoke(key, s, &last_soft);
-	}
-	if (key->revoked && !key->revoked_hard && selfsig_time > last_soft) {
-		key->revoked = false;
-		key->revoked_at = 0;
-		key->revoked_reason = 0;
+			pgpk_revoke(key, s);
 	}
 }
 
@@ -790,8 +781,7 @@ static void pgpk_validate_subkey(struct pgpk_vctx *v, struct pgpk_cert *cert,
 
 	b = pgpk_newest_good(v, sub->sigs, sub->nsigs, pgpk_is_binding, pri,
 			     sub, NULL);
-	pgpk_revocations(v, sub, PGPK_SIG_SUBKEY_REVOCATION, pri, sub,
-			 b ? b->created : 0);
+	pgpk_revocations(v, sub, PGPK_SIG_SUBKEY_REVOCATION, pri, sub);
 	if (!b)
 		return;
 	sub->binding = b;
@@ -812,7 +802,7 @@ static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert)
 	struct pgpk_signature *dk;
 	const struct pgpk_signature *flags_sig = NULL, *exp_sig = NULL;
 	long best_primary = -1, best_other = -1, first_good = -1;
-	uint32_t best_primary_t = 0, best_other_t = 0, newest_self = 0;
+	uint32_t best_primary_t = 0, best_other_t = 0;
 	size_t i;
 
 	/* Direct-key self-signature (0x1F): the newest one counts. */
@@ -840,8 +830,6 @@ static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert)
 			continue;
 		}
 		uid->selfsig = s;
-		if (s->created > newest_self)
-			newest_self = s->created;
 		if (pgpk_sig_expired(s, v->now))
 			continue;
 		uid->valid = true;
@@ -873,10 +861,7 @@ static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert)
 			}
 	/* Key revocations (0x20) by the key itself.  Designated revokers
 	 * (RFC 9580 5.2.3.23) are not followed. */
-	if (dk && dk->created > newest_self)
-		newest_self = dk->created;
-	pgpk_revocations(v, pri, PGPK_SIG_KEY_REVOCATION, pri, NULL,
-			 newest_self);
+	pgpk_revocations(v, pri, PGPK_SIG_KEY_REVOCATION, pri, NULL);
 	/* Flags and expiry: the direct-key signature takes precedence. */
 	if (dk && dk->has_key_flags)
 		flags_sig = dk;

@@ -27,8 +27,8 @@ the default policy and under --allow-revoked, is the RFC's:
   - pgpk's policy (README): by default any revocation refuses the key;
     --allow-revoked accepts softly revoked keys for signatures made before
     the revocation, never a hard one;
-  - a soft revocation is void once a newer self-signature re-legitimizes
-    the key (pgpk: from then on the key is not revoked at all).
+  - a newer self-signature does not undo a revocation (GnuPG's rule;
+    Sequoia lets one undo a soft revocation, so sqv differs there).
 
 usage: make-matrix.py OUTDIR    (writes OUTDIR/rows.txt and the files)
 rows.txt: NAME CERT SIG DEFAULT ALLOW, where DEFAULT and ALLOW are "good"
@@ -196,11 +196,10 @@ def main():
                 for tname, t, unrevoked in times(signer, relegit):
                     name = "%s.%s" % (tag, tname)
                     sf = write(name + ".sig", docsig(signer, t))
-                    # The key's state is judged before the time.
+                    # The key's state is judged before the time; a newer
+                    # self-signature undoes no revocation.
                     if kind == "hard":
                         d = a = "hard revocation"
-                    elif relegit:
-                        d = a = unrevoked
                     else:
                         d = "soft revocation"
                         a = unrevoked
