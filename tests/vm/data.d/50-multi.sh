@@ -21,6 +21,7 @@
 #                             three-signature InRelease, the certificate of
 #                             its second signer and that signer's (sub)key
 #                             fingerprint, from the archive keyring
+#   multi/debian-archive-keyring.gpg  a copy of the host's, for import
 set -euo pipefail
 
 out=${PGPK_VM_DATA:?PGPK_VM_DATA not set}/multi
@@ -142,3 +143,8 @@ for f in /var/lib/apt/lists/*_InRelease; do
 		>"$out/InRelease.signer2.pgp"
 	break
 done
+
+# The archive keyring itself, for 51-import.sh.
+rm -f "$out/debian-archive-keyring.gpg"
+[ -f "$archive" ] && cp "$archive" "$out/debian-archive-keyring.gpg"
+exit 0
