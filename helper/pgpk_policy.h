@@ -35,7 +35,8 @@
 /*
  * Seconds a signature's creation time may lie ahead of the clock before
  * it is refused as made in the future (clocks of signer and verifier
- * disagree a little; sqv's --not-after is "now", Sequoia allows 30 min).
+ * disagree a little).  Measured: gpgv accepts any; sqv refuses any made
+ * after now (its --not-after), although Sequoia itself allows 30 min.
  */
 #define PGPK_POLICY_CLOCK_SKEW 300
 /*
