@@ -11,7 +11,7 @@ M=$PGPK_DATA/multi
 pgpk_need_module
 pgpk_need_helper
 pgpk_need_data multi/three.clear multi/three-tampered.clear multi/bad-b.clear \
-	multi/a.pgp multi/b.pgp multi/c.pgp
+	multi/a.pgp multi/b.pgp multi/c.pgp multi/liar k/fake-helper.sh
 pgpk_load
 
 # content NAME: the pgpk_test key NAME holds the signed text.
@@ -77,4 +77,14 @@ if [ -f "$M/InRelease" ]; then
 else
 	echo "note: no real InRelease in the data (no apt lists on the host)"
 fi
+
+# A lying helper adds to three.clear's signatures a genuine one by b over
+# the same text whose value is not in the submitted bytes: refused
+# (binding), although every signature it names would verify.
+keyctl clear @s
+expect_ok keyctl padd asymmetric "" @s <"$M/b.pgp"
+pgpk_fake_helper "$M/liar"
+pgpk_kmsg_mark
+expect_fail EKEYREJECTED keyctl padd pgpk_test liar @s <"$M/three.clear"
+assert_contains "$(pgpk_kmsg_since)" "binding: signature value" "kernel log"
 exit 0

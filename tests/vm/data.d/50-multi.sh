@@ -70,7 +70,10 @@ cmp -s "$out/three.clear" "$out/three-tampered.clear" && exit 1
 sed 's/today/tomorrow/' "$out/text" >"$out/other"
 "${gpg[@]}" -u "$(cat "$out/b.fpr")!" --digest-algo SHA256 --output - \
 	--clearsign "$out/other" >"$out/b-other.clear"
-python3 - "$out/ac.clear" "$out/b-other.clear" "$out/bad-b.clear" <<'EOF'
+# splice OUT DOC...: OUT is the first DOC's text with every DOC's
+# signature packets, in order, in one armored block.
+splice() {
+	python3 - "$@" <<'EOF'
 import base64, sys
 
 def sigblock(path):
@@ -92,18 +95,35 @@ def crc24(data):
                 crc ^= 0x1864CFB
     return crc & 0xFFFFFF
 
-head, ac = sigblock(sys.argv[1])
-_, b = sigblock(sys.argv[2])
-packets = ac + b
+head, packets = sigblock(sys.argv[2])
+for doc in sys.argv[3:]:
+    packets += sigblock(doc)[1]
 b64 = base64.b64encode(packets).decode()
 crc = base64.b64encode(crc24(packets).to_bytes(3, "big")).decode()
-with open(sys.argv[3], "w") as f:
+with open(sys.argv[1], "w") as f:
     f.write(head + "-----BEGIN PGP SIGNATURE-----\n\n")
     for i in range(0, len(b64), 64):
         f.write(b64[i:i + 64] + "\n")
     f.write("=" + crc + "\n-----END PGP SIGNATURE-----\n")
 EOF
+}
+splice "$out/bad-b.clear" "$out/ac.clear" "$out/b-other.clear"
 rm -f "$out/ac.clear" "$out/b-other.clear" "$out/other"
+
+# A lying helper's answer for three.clear (tools/pgpk-fake-helper.sh):
+# its signatures plus a genuine signature by b over the same text that is
+# not in three.clear's bytes (made again, with a notation): the kernel
+# must refuse it (binding), though every signature verifies.
+"${gpg[@]}" -u "$(cat "$out/b.fpr")!" --digest-algo SHA256 \
+	--sig-notation "again@pgpk.test=1" --output - --clearsign "$out/text" \
+	>"$out/b-again.clear"
+splice "$out/three-b-again.clear" "$out/three.clear" "$out/b-again.clear"
+helper=${PGPK_HELPER_BIN:-${PGPK_ROOT:-$(cd "$(dirname "$0")/../../.." && pwd)}/bazel-bin/helper/pgpk-helper}
+mkdir -p "$out/liar"
+rm -f "$out/liar/"*
+"$helper" sig "$out/three-b-again.clear" \
+	>"$out/liar/$(sha256sum <"$out/three.clear" | cut -d ' ' -f 1)"
+rm -f "$out/b-again.clear" "$out/three-b-again.clear"
 
 # The certify-only certificate and a message by each signing subkey.
 uid="certonly <certonly@pgpk.test>"
