@@ -5,7 +5,7 @@
 # one whose key it finds.  Good when one is good and none of those found
 # is bad; signatures whose key is absent (or that the kernel cannot
 # check: Ed25519, left out by the helper) are skipped; ENOKEY when no key
-# is found.  Data: tests/vm/data.d/50-multi.sh.
+# is found.  Data: tests/vm/data.d/51-multi.sh.
 . /pgpk/lib.sh
 M=$PGPK_DATA/multi
 pgpk_need_module

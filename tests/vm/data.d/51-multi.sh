@@ -1,6 +1,6 @@
 #!/bin/bash
-# Test data for tests/vm/cases/50-multi-sig.sh (documents signed by
-# several keys, issue 11) and 51-import.sh (pgpk-helper import), made
+# Test data for tests/vm/cases/51-multi-sig.sh (documents signed by
+# several keys, issue 11) and 52-import.sh (pgpk-helper import), made
 # with GnuPG in a throwaway GNUPGHOME kept in the cache:
 #   multi/a.pgp, b.pgp        RSA 3072 and RSA 2048 signing keys
 #   multi/c.pgp               an Ed25519 signing key (the kernel cannot
@@ -133,7 +133,7 @@ fpr_of "$uid" >"$out/certonly.fpr"
 	awk -F: '/^sub/ { s = $12 } /^fpr/ && s ~ /s/ { print $10; s = "" }' \
 		>"$out/certonly.subs"
 [ "$(wc -l <"$out/certonly.subs")" = 2 ] || {
-	echo "50-multi: want two signing subkeys" >&2
+	echo "51-multi: want two signing subkeys" >&2
 	exit 1
 }
 n=0
@@ -164,7 +164,7 @@ for f in /var/lib/apt/lists/*_InRelease; do
 	break
 done
 
-# The archive keyring itself, for 51-import.sh.
+# The archive keyring itself, for 52-import.sh.
 rm -f "$out/debian-archive-keyring.gpg"
 [ -f "$archive" ] && cp "$archive" "$out/debian-archive-keyring.gpg"
 exit 0

@@ -11,7 +11,7 @@
 #     subkey added (EdDSA keys skipped), into a keyring named as keyctl
 #     names it (%keyring:NAME); a real InRelease then verifies with them;
 #   - an Ed25519 key alone: nothing added, exit 1.
-# Data: tests/vm/data.d/50-multi.sh.
+# Data: tests/vm/data.d/51-multi.sh.
 . /pgpk/lib.sh
 M=$PGPK_DATA/multi
 pgpk_need_module
@@ -74,7 +74,7 @@ assert_eq "$added" "$(keyctl rlist "$ring" | wc -w)" \
 echo "ok: $added keys of the archive keyring added"
 if [ -f "$M/InRelease" ]; then
 	# Release text over the user-type payload limit: EINVAL comes only
-	# after the signatures verified (see 50-multi-sig.sh).
+	# after the signatures verified (see 51-multi-sig.sh).
 	pgpk_kmsg_mark
 	expect_fail EINVAL keyctl padd pgpk_test ir @s <"$M/InRelease"
 	assert_not_contains "$(pgpk_kmsg_since)" "refused" \
