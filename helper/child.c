@@ -28,6 +28,7 @@ int pgpk_child_convert(const struct pgpk_child_ctx *ctx, const uint8_t *in,
 		.select = ctx->req->select[0] ? ctx->req->select : NULL,
 		.now = ctx->now,
 		.allow_revoked = ctx->policy->allow_revoked,
+		.allow_expired = ctx->policy->allow_expired,
 		.sig_filter = pgpk_child_sig_filter,
 		.sig_filter_arg = ctx,
 	};

@@ -43,9 +43,13 @@ static int pgpk_bundle_put(const struct pgpk_keyring *ring,
 	return ret;
 }
 
-static bool pgpk_bundle_usable(const struct pgpk_pubkey *key)
+/* The one validity rule (valid.c), with the default policy: a primary
+ * key as the upcall converts it, a subkey only if it signs. */
+static bool pgpk_bundle_usable(const struct pgpk_cert *cert,
+			       const struct pgpk_pubkey *key)
 {
-	return key->valid && !key->revoked && !key->expired &&
+	return !pgpk_key_usable(cert, key, key->subkey ? PGPK_USE_SIGN : 0,
+				NULL) &&
 	       (key->algo == PGPK_PK_RSA || key->algo == PGPK_PK_RSA_S);
 }
 
@@ -77,13 +81,13 @@ int pgpk_cmd_bundle(int argc, char **argv)
 	for (i = 0; i < ring->ncerts && !ret; i++) {
 		const struct pgpk_cert *cert = &ring->certs[i];
 
-		if (!pgpk_bundle_usable(&cert->primary))
+		if (!pgpk_bundle_usable(cert, &cert->primary))
 			continue;
 		ret = pgpk_bundle_put(ring, cert, &cert->primary, &count);
 		for (j = 0; j < cert->nsubkeys && !ret; j++) {
 			const struct pgpk_pubkey *sub = &cert->subkeys[j];
 
-			if (pgpk_bundle_usable(sub) && sub->can_sign)
+			if (pgpk_bundle_usable(cert, sub))
 				ret = pgpk_bundle_put(ring, cert, sub, &count);
 		}
 	}

@@ -93,6 +93,7 @@ static bool pgpk_subkey_listed(const struct pgpk_pubkey *sub)
 static void pgpk_json_key(FILE *out, const struct pgpk_cert *cert,
 			  const struct pgpk_pubkey *key)
 {
+	struct pgpk_error err = { 0 };
 	size_t i;
 	bool first = true;
 
@@ -107,6 +108,13 @@ static void pgpk_json_key(FILE *out, const struct pgpk_cert *cert,
 		key->version, key->algo, key->bits, key->created, key->expires,
 		key->revoked ? "true" : "false", key->subkey ? "false" : "true",
 		key->can_sign ? "true" : "false");
+	/* The one rule (valid.c), default policy: what key/upcall decide. */
+	if (pgpk_key_usable(cert, key, 0, &err)) {
+		fprintf(out, ",\"usable\":false,\"why\":");
+		pgpk_json_str(out, (const uint8_t *)err.msg, strlen(err.msg));
+	} else {
+		fprintf(out, ",\"usable\":true");
+	}
 	if (!key->subkey) {
 		fprintf(out, ",\"uids\":[");
 		for (i = 0; i < cert->nuids; i++) {

@@ -25,9 +25,14 @@ struct pgpk_convert_opts {
 	const char *select;
 	/* "Now", Unix seconds, for expiry decisions. */
 	int64_t now;
-	/* Convert a revoked key instead of refusing it (-EKEYREJECTED). The
-	 * kernel cannot see revocations, so this is the helper's policy. */
+	/* Convert a softly revoked key ("superseded", "retired": RFC 9580
+	 * 5.2.3.31) instead of refusing it (-EKEYREJECTED); a hard
+	 * revocation is refused whatever this says.  The kernel cannot see
+	 * revocations, so this is the helper's policy. */
 	bool allow_revoked;
+	/* Convert an expired key instead of refusing it (-EKEYEXPIRED); the
+	 * kernel refuses it all the same (it would vanish from its keyring). */
+	bool allow_expired;
 	/*
 	 * PGPK_WANT_SIG: which signatures go into the answer (at most
 	 * PGPK_MAX_SIGNATURES, in order).  Called with every RSA signature

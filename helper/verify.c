@@ -285,22 +285,24 @@ static int pgpk_verify_find(const struct pgpk_verify_ctx *vc,
 	vk->pub = pub;
 	pgpk_verify_uid(cert, uid, sizeof(uid));
 
-	/* Revocation of the key, or of the primary key of a subkey. */
-	if (pub->revoked || cert->primary.revoked) {
-		snprintf(why, why_len, "revoked key: %s%s was revoked (%s)",
-			 pub->subkey ? "subkey of " : "", uid,
-			 pub->revoked ? "key" : "primary key");
-		return -EKEYREJECTED;
-	}
-	/* A subkey lives no longer than its primary key (RFC 9580 5.2.3.13
-	 * on the primary's self-signature); the canonical Key carries only
-	 * the subkey's own expiry, so this is checked here. */
-	if (pub->subkey && cert->primary.expired && !vc->policy.allow_expired) {
-		snprintf(
-			why, why_len,
-			"expired key: the primary key of %s expired at %" PRId64,
-			uid, cert->primary.expires);
-		return -EKEYEXPIRED;
+	/* The one validity rule (helper/openpgp/valid.c), as the upcall
+	 * applies it, and whether the key can have signed at that time
+	 * (the kernel's pgpk_sig_key_check()). */
+	ret = pgpk_key_usable(
+		cert, pub,
+		PGPK_USE_SIGN |
+			(vc->policy.allow_revoked ? PGPK_USE_ALLOW_REVOKED :
+						    0) |
+			(vc->policy.allow_expired ? PGPK_USE_ALLOW_EXPIRED : 0),
+		&err);
+	if (!ret)
+		ret = pgpk_key_signed_at(vk->ring, cert, pub, sig->created,
+					 &err);
+	if (ret) {
+		snprintf(why, why_len, "%s: key of %s: %s",
+			 ret == -EKEYEXPIRED ? "expired key" : "key refused",
+			 uid, err.msg);
+		return ret;
 	}
 	if (pub->algo != PGPK_PK_RSA && pub->algo != PGPK_PK_RSA_S) {
 		snprintf(
@@ -308,12 +310,6 @@ static int pgpk_verify_find(const struct pgpk_verify_ctx *vc,
 			"unsupported algorithm: key of %s is %s (%u), only RSA is supported",
 			uid, pgpk_pk_algo_name(pub->algo), pub->algo);
 		return -ENOPKG;
-	}
-	if (!pub->valid || !cert->primary.valid) {
-		snprintf(why, why_len,
-			 "no valid self-signature or binding for the key of %s",
-			 uid);
-		return -EKEYREJECTED;
 	}
 	ret = pgpk_key_canonical(vk->ring, cert, pub, 0, &vk->blob,
 				 &vk->blob_len, &err);
@@ -353,16 +349,6 @@ static int pgpk_verify_find(const struct pgpk_verify_ctx *vc,
 			 ret == -EKEYEXPIRED ? "expired key" : "key refused",
 			 uid, rule);
 		return ret;
-	}
-	/* RFC 9580 5.2.3.29: a key with flags must have the signing flag. */
-	if (PGPK_HAS(&vk->canon.key, PGPK_KEY_KEY_FLAGS) &&
-	    !(vk->canon.key.key_flags & PGPK_KF_SIGN)) {
-		snprintf(
-			why, why_len,
-			"key of %s is not a signing key (key flags 0x%02" PRIx32
-			")",
-			uid, vk->canon.key.key_flags);
-		return -EKEYREJECTED;
 	}
 	return 0;
 }
@@ -588,6 +574,13 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 		goto report;
 	}
 
+	if (!pgpk_rebuild_created_hashed(sig)) {
+		snprintf(why, sizeof(why),
+			 "malformed: signature creation time %" PRIu32
+			 " is not in its hashed area",
+			 sig->created);
+		goto report;
+	}
 	if (pgpk_verify_find(vc, sig, &vk, why, sizeof(why)))
 		goto report;
 

@@ -34,6 +34,21 @@ struct pgpk_key_id {
 	u8 keyid[PGPK_KEYID_LEN];
 };
 
+/*
+ * A pgpk key's payload[asym_crypto]: the public_key, and the times its
+ * signatures may have been made in (pgpk_sig_time_check()).  pub comes
+ * first, so public_key_free() frees the whole.
+ */
+struct pgpk_public_key {
+	struct public_key pub;
+	u32 created;		/* key packet creation time: confirmed */
+	u32 bound;		/* max(created, Key.bound): hint */
+	u32 soft_revoked;	/* Key.soft_revoked, 0 = none: hint */
+	u32 key_flags;		/* Key.key_flags, or 0xff without: hint */
+};
+
+static_assert(offsetof(struct pgpk_public_key, pub) == 0);
+
 /* A decoded upcall answer; canon points into the key's payload. */
 struct pgpk_answer {
 	struct key *key;

@@ -222,6 +222,8 @@ static const struct pgpk_field_desc pgpk_key_fields[] = {
 	SUBMSG(struct pgpk_key, certification, false, &pgpk_sig_desc),
 	REPEATED(struct pgpk_key, third_party, struct pgpk_sig,
 		 &pgpk_sig_desc, PGPK_MAX_THIRD_PARTY),
+	KEY(bound,		PGPK_K_U32,	false, 0, 0xffffffff),
+	KEY(soft_revoked,	PGPK_K_U32,	false, 0, 0xffffffff),
 };
 
 static const struct pgpk_msg_desc pgpk_key_desc = {

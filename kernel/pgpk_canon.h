@@ -82,6 +82,8 @@ enum pgpk_key_field {
 	PGPK_KEY_PRIMARY_OFFSET,
 	PGPK_KEY_CERTIFICATION,
 	PGPK_KEY_THIRD_PARTY,
+	PGPK_KEY_BOUND,
+	PGPK_KEY_SOFT_REVOKED,
 };
 
 enum pgpk_canon_field {
@@ -148,6 +150,8 @@ struct pgpk_key {
 	u32 primary_offset;
 	struct pgpk_sig certification;
 	struct pgpk_repeated third_party;	/* of struct pgpk_sig */
+	u32 bound;
+	u32 soft_revoked;
 };
 
 struct pgpk_canon {

@@ -259,6 +259,7 @@ int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,
 	struct public_key_signature *auth = NULL;
 	struct asymmetric_key_ids *kids;
 	u64 expires = pgpk_key_expiry(k);
+	struct pgpk_public_key *pk;
 	struct public_key *pub;
 	struct pgpk_key_id id;
 	int ret;
@@ -289,9 +290,14 @@ int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,
 	if (ret)
 		return ret;
 
-	pub = kzalloc(sizeof(*pub), GFP_KERNEL);
-	if (!pub)
+	pk = kzalloc(sizeof(*pk), GFP_KERNEL);
+	if (!pk)
 		return -ENOMEM;
+	pk->created = k->material.created;
+	pk->bound = max(k->bound, k->material.created);
+	pk->soft_revoked = k->soft_revoked;
+	pk->key_flags = PGPK_HAS(k, PGPK_KEY_KEY_FLAGS) ? k->key_flags : 0xff;
+	pub = &pk->pub;
 	pub->id_type = "PGP";
 	pub->pkey_algo = "rsa";
 	ret = pgpk_rsa_der(&k->material, pub);

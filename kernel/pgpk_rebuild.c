@@ -170,3 +170,26 @@ size_t pgpk_rebuild_trailer(const struct pgpk_sig *s, u8 *out)
 	p = pgpk_put_be(p, hashed, 4);
 	return p - out;
 }
+
+/*
+ * RFC 9580 5.2.3.11: a v4/v6 signature's creation time is a subpacket of
+ * the hashed area the digest covers.  The canonical `created` is confirmed
+ * by comparison: the subpacket's octets (length 5, type 2 with or without
+ * the critical bit, the time big-endian) must occur in the area.  The
+ * helper refuses areas with two creation times; v3 hashes its time field
+ * itself (pgpk_rebuild_trailer()).
+ */
+bool pgpk_rebuild_created_hashed(const struct pgpk_sig *s)
+{
+	const u8 *a = s->hashed_area.data;
+	u8 t[4];
+	u32 i;
+
+	if (s->version == 3)
+		return true;
+	pgpk_put_be(t, s->created, 4);
+	for (i = 0; i + 6 <= s->hashed_area.len; i++)
+		if (a[i] == 5 && (a[i + 1] & 0x7f) == 2 && !memcmp(a + i + 2, t, 4))
+			return true;
+	return false;
+}

@@ -23,8 +23,10 @@
 #include <keys/asymmetric-subtype.h>
 #include <keys/asymmetric-type.h>
 #include "pgpk.h"
+#include "pgpk_rebuild.h"
 
 #define PGPK_SIG_DOCUMENT_LAST	0x01	/* RFC 9580 5.2.1: binary, text */
+#define PGPK_KEY_FLAG_SIGN	0x02	/* RFC 9580 5.2.3.29 */
 
 /* RFC 9580 5.2.3.1: every signature's RSA value is in the bytes. */
 static bool pgpk_sigs_bound(const struct pgpk_input *in,
@@ -123,6 +125,39 @@ static struct key *pgpk_find_issuer(struct key *keyring,
 	return key;
 }
 
+/*
+ * RFC 9580 5.2.3.29: a key whose flags lack "sign data" signs no document
+ * (a certify-only primary key, an encryption subkey).  5.2.3.11, 5.2.3.31:
+ * a key signs nothing before it exists, a subkey nothing before it is
+ * bound to its certificate, a softly revoked key nothing after its
+ * revocation.  The signature's time is confirmed
+ * (pgpk_rebuild_created_hashed()), and so is the key's creation time (in
+ * its rebuilt packet); flags, binding and revocation times are hints.
+ * The helper's pgpk_key_usable() and pgpk_key_signed_at() are the same
+ * rules.
+ */
+static int pgpk_sig_key_check(const struct key *key,
+			      const struct pgpk_sig *sig)
+{
+	const struct pgpk_public_key *pk = key->payload.data[asym_crypto];
+	const char *why;
+
+	if (!(pk->key_flags & PGPK_KEY_FLAG_SIGN))
+		why = "not a signing key";
+	else if (sig->created < pk->created)
+		why = "signature predates its key";
+	else if (sig->created < pk->bound)
+		why = "subkey not yet bound when it signed";
+	else if (pk->soft_revoked && sig->created >= pk->soft_revoked)
+		why = "signature made after its key was revoked (soft revocation)";
+	else
+		return 0;
+	pr_warn_ratelimited("key %x: %s: signature created %u, key created %u, bound %u, revoked %u, flags 0x%02x\n",
+			    key_serial(key), why, sig->created, pk->created,
+			    pk->bound, pk->soft_revoked, pk->key_flags);
+	return -EKEYREJECTED;
+}
+
 /**
  * pgpk_sig_check - verify a decoded signature over data
  * @sig: the signature, decoded from a canonical blob
@@ -131,8 +166,9 @@ static struct key *pgpk_find_issuer(struct key *keyring,
  * @keyring: where to find the issuer
  *
  * Return: 0, -ENOKEY no issuer key (checked first), -ENOPKG unsupported
- * algorithm, -EKEYREJECTED bad signature or not a document signature,
- * -EKEYEXPIRED expired signature or key.
+ * algorithm, -EKEYREJECTED bad signature or not a document signature or
+ * made outside its key's lifetime, -EKEYEXPIRED expired signature or key,
+ * -EBADMSG a creation time not in the hashed area.
  */
 int pgpk_sig_check(const struct pgpk_sig *sig, const void *data, size_t len,
 		   struct key *keyring)
@@ -165,6 +201,12 @@ int pgpk_sig_check(const struct pgpk_sig *sig, const void *data, size_t len,
 		pr_warn_ratelimited("signature expired at %llu\n", sig->expires);
 		goto error_put_key;
 	}
+	ret = -EBADMSG;
+	if (!pgpk_rebuild_created_hashed(sig)) {
+		pr_warn_ratelimited("signature creation time %u is not in its hashed area\n",
+				    sig->created);
+		goto error_put_key;
+	}
 	d = pgpk_digest_begin(sig);
 	if (IS_ERR(d)) {
 		ret = PTR_ERR(d);
@@ -182,7 +224,9 @@ int pgpk_sig_check(const struct pgpk_sig *sig, const void *data, size_t len,
 	}
 	memcpy(pks->auth_ids, ids.auth_ids, sizeof(ids.auth_ids));
 	memset(ids.auth_ids, 0, sizeof(ids.auth_ids));
-	ret = verify_signature(key, pks);
+	ret = pgpk_sig_key_check(key, sig);
+	if (!ret)
+		ret = verify_signature(key, pks);
 	if (ret)
 		pr_warn_ratelimited("signature by key %x refused: %d\n", key_serial(key),
 				    ret);

@@ -676,24 +676,77 @@ static bool pgpk_check_backsig(struct pgpk_vctx *v, struct pgpk_cert *cert,
 	return pgpk_check(v, sub, &back, &cert->primary, sub, NULL);
 }
 
+/*
+ * RFC 9580 5.2.3.31: a revocation without a reason, with "no reason
+ * specified" (0), "key material compromised" (2), or any other code than
+ * "superseded" (1) and "retired" (3), is hard: every signature of the key
+ * is invalid, whenever made.
+ */
+static bool pgpk_revocation_hard(const struct pgpk_signature *s)
+{
+	return !s->has_revocation_reason ||
+	       (s->revocation_reason != 1 && s->revocation_reason != 3);
+}
+
+/* Record the verified revocation @s of @key; *last_soft: newest soft. */
+static void pgpk_revoke(struct pgpk_pubkey *key, const struct pgpk_signature *s,
+			uint32_t *last_soft)
+{
+	int reason = s->has_revocation_reason ? s->revocation_reason : -1;
+
+	if (key->revoked_hard)
+		return;
+	if (pgpk_revocation_hard(s)) {
+		key->revoked_hard = true;
+		key->revoked_reason = reason;
+	} else {
+		if (!key->revoked || s->created < key->revoked_at) {
+			key->revoked_at = s->created;
+			key->revoked_reason = reason;
+		}
+		if (s->created > *last_soft)
+			*last_soft = s->created;
+	}
+	key->revoked = true;
+}
+
+/*
+ * Every revocation of type @type by the primary key over @k1 [, @k2]:
+ * one hard revocation decides; soft ones are void when @selfsig_time, the
+ * newest self-signature's, is later than all of them (re-legitimized).
+ */
+static void pgpk_revocations(struct pgpk_vctx *v, struct pgpk_pubkey *key,
+			     uint8_t type, const struct pgpk_pubkey *pri,
+			     const struct pgpk_pubkey *k2,
+			     uint32_t selfsig_time)
+{
+	uint32_t last_soft = 0;
+	size_t i;
+
+	for (i = 0; i < key->nsigs && !key->revoked_hard; i++) {
+		struct pgpk_signature *s = &key->sigs[i];
+
+		if (s->type == type && pgpk_sig_by(s, pri) &&
+		    pgpk_check(v, pri, s, pri, k2, NULL))
+			pgpk_revoke(key, s, &last_soft);
+	}
+	if (key->revoked && !key->revoked_hard && selfsig_time > last_soft) {
+		key->revoked = false;
+		key->revoked_at = 0;
+		key->revoked_reason = 0;
+	}
+}
+
 static void pgpk_validate_subkey(struct pgpk_vctx *v, struct pgpk_cert *cert,
 				 struct pgpk_pubkey *sub)
 {
 	struct pgpk_pubkey *pri = &cert->primary;
 	struct pgpk_signature *b;
-	size_t i;
 
-	for (i = 0; i < sub->nsigs && !sub->revoked; i++) {
-		struct pgpk_signature *s = &sub->sigs[i];
-
-		/* GnuPG: a valid subkey revocation wins whatever its date. */
-		if (s->type == PGPK_SIG_SUBKEY_REVOCATION &&
-		    pgpk_sig_by(s, pri) &&
-		    pgpk_check(v, pri, s, pri, sub, NULL))
-			sub->revoked = true;
-	}
 	b = pgpk_newest_good(v, sub->sigs, sub->nsigs, pgpk_is_binding, pri,
 			     sub, NULL);
+	pgpk_revocations(v, sub, PGPK_SIG_SUBKEY_REVOCATION, pri, sub,
+			 b ? b->created : 0);
 	if (!b)
 		return;
 	sub->binding = b;
@@ -713,7 +766,7 @@ static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert)
 	struct pgpk_signature *dk;
 	const struct pgpk_signature *flags_sig = NULL, *exp_sig = NULL;
 	long best_primary = -1, best_other = -1, first_good = -1;
-	uint32_t best_primary_t = 0, best_other_t = 0;
+	uint32_t best_primary_t = 0, best_other_t = 0, newest_self = 0;
 	size_t i;
 
 	/* Direct-key self-signature (0x1F): the newest one counts. */
@@ -721,15 +774,6 @@ static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert)
 			      NULL, NULL);
 	if (dk)
 		pri->valid = true;
-	/* Key revocations (0x20) by the key itself.  Designated revokers
-	 * (RFC 9580 5.2.3.23) are not followed. */
-	for (i = 0; i < pri->nsigs && !pri->revoked; i++) {
-		struct pgpk_signature *s = &pri->sigs[i];
-
-		if (s->type == PGPK_SIG_KEY_REVOCATION && pgpk_sig_by(s, pri) &&
-		    pgpk_check(v, pri, s, pri, NULL, NULL))
-			pri->revoked = true;
-	}
 	/* User IDs: the newest good self-signature, certification or
 	 * revocation, decides (GnuPG allows re-certifying after a 0x30). */
 	for (i = 0; i < cert->nuids; i++) {
@@ -750,6 +794,8 @@ static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert)
 			continue;
 		}
 		uid->selfsig = s;
+		if (s->created > newest_self)
+			newest_self = s->created;
 		if (pgpk_sig_expired(s, v->now))
 			continue;
 		uid->valid = true;
@@ -779,6 +825,12 @@ static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert)
 				cert->primary_uid = (long)i;
 				break;
 			}
+	/* Key revocations (0x20) by the key itself.  Designated revokers
+	 * (RFC 9580 5.2.3.23) are not followed. */
+	if (dk && dk->created > newest_self)
+		newest_self = dk->created;
+	pgpk_revocations(v, pri, PGPK_SIG_KEY_REVOCATION, pri, NULL,
+			 newest_self);
 	/* Flags and expiry: the direct-key signature takes precedence. */
 	if (dk && dk->has_key_flags)
 		flags_sig = dk;
@@ -798,8 +850,7 @@ static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert)
 		pri->binding = cert->uids[cert->primary_uid].selfsig;
 	else
 		pri->binding = dk;
-	pri->can_sign = pri->valid && (pri->usage & PGPK_KF_SIGN) &&
-			!pri->revoked && !pri->expired;
+	pri->can_sign = !pgpk_key_usable(cert, pri, PGPK_USE_SIGN, NULL);
 
 	for (i = 0; i < cert->nsubkeys; i++) {
 		struct pgpk_pubkey *sub = &cert->subkeys[i];
@@ -808,12 +859,19 @@ static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert)
 		/* GnuPG: the primary's state carries over to subkeys. */
 		if (!pri->valid)
 			sub->valid = false;
-		if (pri->revoked)
-			sub->revoked = true;
+		if (pri->revoked && !sub->revoked_hard &&
+		    (pri->revoked_hard || !sub->revoked ||
+		     pri->revoked_at < sub->revoked_at)) {
+			sub->revoked_hard = pri->revoked_hard;
+			sub->revoked_at = pri->revoked_at;
+			sub->revoked_reason = pri->revoked_reason;
+			sub->revoked_primary = true;
+		}
+		sub->revoked = sub->revoked || pri->revoked;
 		sub->expired = (sub->expires && sub->expires <= v->now) ||
 			       pri->expired;
-		sub->can_sign = sub->valid && (sub->usage & PGPK_KF_SIGN) &&
-				sub->backsig && !sub->revoked && !sub->expired;
+		sub->can_sign =
+			!pgpk_key_usable(cert, sub, PGPK_USE_SIGN, NULL);
 	}
 }
 
@@ -828,35 +886,96 @@ struct pgpk_worker {
 	int ret;
 };
 
+static int pgpk_vctx_init(struct pgpk_vctx *v, const struct pgpk_keyring *ring,
+			  int64_t now, bool no_verify)
+{
+	*v = (struct pgpk_vctx){
+		.now = now,
+		.no_verify = no_verify,
+		.salted_left = PGPK_SALTED_BUDGET(ring->input.packets_len),
+	};
+	v->md = EVP_MD_CTX_new();
+	v->bn = BN_CTX_new();
+	return v->md && v->bn ? 0 : -ENOMEM;
+}
+
+static void pgpk_vctx_release(struct pgpk_vctx *v)
+{
+	size_t i, j;
+
+	pgpk_rsa_release(&v->slots[0].rsa);
+	pgpk_rsa_release(&v->slots[1].rsa);
+	for (i = 0; i < sizeof(v->mds) / sizeof(v->mds[0]); i++) {
+		EVP_MD_free(v->mds[i]);
+		for (j = 0; j < 2; j++)
+			EVP_MD_CTX_free(v->prefixes[i][j].ctx);
+	}
+	BN_CTX_free(v->bn);
+	EVP_MD_CTX_free(v->md);
+}
+
 static void *pgpk_worker_run(void *arg)
 {
 	struct pgpk_worker *w = arg;
-	struct pgpk_vctx v = {
-		.now = w->opts->now,
-		.no_verify = w->opts->no_verify,
-		.salted_left = PGPK_SALTED_BUDGET(w->ring->input.packets_len),
-	};
-	size_t i, j;
+	struct pgpk_vctx v;
+	size_t i;
 
-	v.md = EVP_MD_CTX_new();
-	v.bn = BN_CTX_new();
-	if (v.md && v.bn)
-		for (i = w->first; i < w->ring->ncerts; i += w->stride)
-			pgpk_validate_cert(&v, &w->ring->certs[i]);
-	else
+	if (pgpk_vctx_init(&v, w->ring, w->opts->now, w->opts->no_verify))
 		w->ret = -ENOMEM;
-	pgpk_rsa_release(&v.slots[0].rsa);
-	pgpk_rsa_release(&v.slots[1].rsa);
-	for (i = 0; i < sizeof(v.mds) / sizeof(v.mds[0]); i++) {
-		EVP_MD_free(v.mds[i]);
-		for (j = 0; j < 2; j++)
-			EVP_MD_CTX_free(v.prefixes[i][j].ctx);
+	for (i = w->first; !w->ret && i < w->ring->ncerts; i += w->stride) {
+		struct pgpk_cert *cert = &w->ring->certs[i];
+
+		if (!w->opts->want || w->opts->want(cert, w->opts->want_arg))
+			pgpk_validate_cert(&v, cert);
 	}
-	BN_CTX_free(v.bn);
-	EVP_MD_CTX_free(v.md);
+	pgpk_vctx_release(&v);
 	w->verified = v.verified;
 	w->exhausted = v.exhausted;
 	return NULL;
+}
+
+uint32_t pgpk_subkey_bound_at(const struct pgpk_keyring *ring,
+			      const struct pgpk_cert *cert,
+			      const struct pgpk_pubkey *sub)
+{
+	const struct pgpk_pubkey *pri = &cert->primary;
+	uint32_t bound, tried = 0;
+	struct pgpk_vctx v;
+	size_t i;
+
+	if (!sub->subkey || !sub->binding)
+		return 0;
+	bound = sub->binding->created;
+	if (pgpk_vctx_init(&v, ring, 0, false)) {
+		pgpk_vctx_release(&v);
+		return bound;
+	}
+	/* Oldest first: in practice the first one tried verifies. */
+	for (;;) {
+		const struct pgpk_signature *oldest = NULL;
+		struct pgpk_signature copy;
+
+		for (i = 0; i < sub->nsigs; i++) {
+			const struct pgpk_signature *s = &sub->sigs[i];
+
+			if (s->type == PGPK_SIG_SUBKEY_BINDING &&
+			    pgpk_sig_by(s, pri) && s->created < bound &&
+			    s->created >= tried &&
+			    (!oldest || s->created < oldest->created))
+				oldest = s;
+		}
+		if (!oldest)
+			break;
+		/* A copy: the keyring's signatures are not ours to mark. */
+		copy = *oldest;
+		if (pgpk_check(&v, pri, &copy, pri, sub, NULL)) {
+			bound = oldest->created;
+			break;
+		}
+		tried = oldest->created + 1;
+	}
+	pgpk_vctx_release(&v);
+	return bound;
 }
 
 static int pgpk_validate_all(struct pgpk_keyring *ring,

@@ -403,9 +403,15 @@ int pgpk_key_canonical(const struct pgpk_keyring *ring,
 		k.has_packet_offset = 1;
 		k.packet_offset = (uint32_t)key->offset;
 	}
-	if (key->expires) {
+	/* A subkey lives no longer than its primary key. */
+	if (pgpk_key_expires(cert, key)) {
 		k.has_expires = 1;
-		k.expires = (uint64_t)key->expires;
+		k.expires = (uint64_t)pgpk_key_expires(cert, key);
+	}
+	/* Only reached for a soft revocation (pgpk_key_usable()). */
+	if (key->revoked && !key->revoked_hard) {
+		k.has_soft_revoked = 1;
+		k.soft_revoked = key->revoked_at;
 	}
 	if (key->has_key_flags) {
 		k.has_key_flags = 1;
@@ -428,6 +434,8 @@ int pgpk_key_canonical(const struct pgpk_keyring *ring,
 			k.primary_offset = (uint32_t)cert->primary.offset;
 		}
 		cert_sig = key->binding;
+		k.bound = pgpk_subkey_bound_at(ring, cert, key);
+		k.has_bound = k.bound != 0;
 	} else {
 		const struct pgpk_userid *uid = pgpk_cert_primary_uid(cert);
 
@@ -566,36 +574,16 @@ static int pgpk_convert_key(const uint8_t *in, size_t len,
 		cert = &ring->certs[0];
 		key = &cert->primary;
 	}
-	if (!cert->primary.valid) {
-		ret = pgpk_fail(err, -EKEYREJECTED, cert->primary.offset,
-				"key at offset %zu has no valid self-signature",
-				cert->primary.offset);
-		goto out_free_ring;
-	}
-	if (!key->valid) {
-		ret = pgpk_fail(
-			err, -EKEYREJECTED, key->offset,
-			"subkey at offset %zu has no valid binding signature",
-			key->offset);
-		goto out_free_ring;
-	}
-	/* RFC 9580 5.2.3.34: a signing subkey must prove, by its own
-	 * signature, that it belongs to this primary key; the kernel
-	 * cannot check that (it never sees the back-signature). */
-	if (key->subkey && (key->usage & PGPK_KF_SIGN) && !key->backsig) {
-		ret = pgpk_fail(
-			err, -EKEYREJECTED, key->offset,
-			"signing subkey at offset %zu has no valid primary key binding signature (0x19)",
-			key->offset);
-		goto out_free_ring;
-	}
-	/* The kernel cannot see revocations: refusing them is our job. */
-	if (key->revoked && !(opts && opts->allow_revoked)) {
-		ret = pgpk_fail(err, -EKEYREJECTED, key->offset,
-				"key at offset %zu is revoked", key->offset);
-		goto out_free_ring;
-	}
-	ret = pgpk_key_canonical(ring, cert, key, 0, out, out_len, err);
+	/* The one validity rule (valid.c); the kernel cannot see
+	 * revocations or back-signatures: refusing is our job. */
+	ret = pgpk_key_usable(
+		cert, key,
+		(opts && opts->allow_revoked ? PGPK_USE_ALLOW_REVOKED : 0) |
+			(opts && opts->allow_expired ? PGPK_USE_ALLOW_EXPIRED :
+						       0),
+		err);
+	if (!ret)
+		ret = pgpk_key_canonical(ring, cert, key, 0, out, out_len, err);
 out_free_ring:
 	pgpk_keyring_free(ring);
 	return ret;

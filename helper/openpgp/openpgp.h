@@ -180,7 +180,17 @@ struct pgpk_pubkey {
 	 * binding signature and its primary is valid (the back-signature
 	 * is in `backsig`, required by `can_sign`). */
 	bool valid;
-	bool revoked; /* valid revocation (0x20 / 0x28) */
+	bool revoked; /* valid revocation (0x20 / 0x28), or its primary's */
+	/* RFC 9580 5.2.3.31: a revocation is hard unless its reason is
+	 * "superseded" (1) or "retired" (3); a hard one is forever, soft
+	 * ones are void once a newer self-signature re-legitimizes the key,
+	 * and signatures made before the earliest (revoked_at) stay valid.
+	 * revoked_reason: the deciding revocation's code, -1 for none.
+	 * A subkey carries its primary's revocation too. */
+	bool revoked_hard;
+	uint32_t revoked_at;
+	int revoked_reason;
+	bool revoked_primary; /* the revocation is the primary key's */
 	bool expired; /* expires != 0 && expires <= now */
 	int64_t expires; /* absolute Unix seconds, 0 = never */
 	bool has_key_flags;
@@ -269,6 +279,11 @@ struct pgpk_parse_opts {
 	/* Binary input is not copied: `in` must then outlive the keyring
 	 * (saves a copy of a 28 MB keyring). */
 	bool borrow_input;
+	/* If set, only the certificates for which it returns true are
+	 * validated (their signatures verified); the keys of the others
+	 * stay invalid.  verify needs only its signatures' issuers. */
+	bool (*want)(const struct pgpk_cert *cert, void *arg);
+	void *want_arg;
 };
 
 /* A parsed keyring: one or more certificates. */
@@ -352,6 +367,50 @@ size_t pgpk_key_description(const struct pgpk_cert *cert,
 
 /* Name of an algorithm number (never NULL). */
 const char *pgpk_pk_algo_name(unsigned int algo);
+
+/* ---- validity: the one rule (valid.c) ---- */
+
+/* Uses of pgpk_key_usable(). */
+#define PGPK_USE_SIGN 0x01 /* sign documents: key flags must allow it */
+#define PGPK_USE_ALLOW_EXPIRED 0x02 /* --allow-expired */
+#define PGPK_USE_ALLOW_REVOKED 0x04 /* --allow-revoked: soft ones only */
+
+/*
+ * Whether `key` of `cert` may be used (RFC 9580 5.2.3.13, 5.2.3.29,
+ * 5.2.3.31, 5.2.3.34, 10.1.1), at the `now` the keyring was parsed at:
+ * valid self-signature and binding, back-signature for a signing subkey,
+ * not revoked (hard: whatever `use` says), not expired (the primary's
+ * expiry included), may sign (PGPK_USE_SIGN).  Every command decides
+ * with this function.  0, or -EKEYREJECTED / -EKEYEXPIRED and `err`
+ * naming the rule.
+ */
+int pgpk_key_usable(const struct pgpk_cert *cert, const struct pgpk_pubkey *key,
+		    unsigned int use, struct pgpk_error *err);
+
+/* When `key` expires, its primary's expiry included; 0 = never. */
+int64_t pgpk_key_expires(const struct pgpk_cert *cert,
+			 const struct pgpk_pubkey *key);
+
+/*
+ * Whether `key` (usable by pgpk_key_usable()) can have made a signature
+ * at time `t`: not before the key's creation, not before a subkey's
+ * binding (pgpk_subkey_bound_at()), not at or after a soft revocation.
+ * 0 or -EKEYREJECTED naming the rule.
+ */
+int pgpk_key_signed_at(const struct pgpk_keyring *ring,
+		       const struct pgpk_cert *cert,
+		       const struct pgpk_pubkey *key, uint32_t t,
+		       struct pgpk_error *err);
+
+/*
+ * The time `sub` was bound to `cert` (RFC 9580 5.2.1.11): the creation
+ * time of its oldest binding signature that verifies; later bindings only
+ * update its properties.  0 for a primary key or an unbound subkey.
+ * Verifies older bindings on demand (not done while parsing).
+ */
+uint32_t pgpk_subkey_bound_at(const struct pgpk_keyring *ring,
+			      const struct pgpk_cert *cert,
+			      const struct pgpk_pubkey *sub);
 
 /* ---- canonical encoding (convert.c) ---- */
 

@@ -134,6 +134,13 @@ static int pgpk_subpackets(const uint8_t *area, size_t len, size_t base,
 		case PGPK_SP_CREATED:
 			if (n != 4)
 				goto bad_value;
+			/* The kernel confirms the time by finding these
+			 * octets in the hashed area: one time, no choice. */
+			if (hashed && sig->has_created)
+				return pgpk_fail(
+					err, -EBADMSG, at,
+					"second creation time subpacket at offset %zu",
+					at);
 			if (hashed) {
 				sig->created = pgpk_be32(p);
 				sig->has_created = true;

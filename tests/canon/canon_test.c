@@ -210,6 +210,10 @@ static int pgpk_same_key(const struct pgpk_key *d, const Pgpk__Key *k)
 		       (k->has_packet_offset ? k->packet_offset : 0) &&
 	       PGPK_HAS(d, PGPK_KEY_SUBKEY) == k->has_subkey &&
 	       d->subkey == (k->has_subkey && k->subkey) &&
+	       PGPK_HAS(d, PGPK_KEY_BOUND) == k->has_bound &&
+	       d->bound == (k->has_bound ? k->bound : 0) &&
+	       PGPK_HAS(d, PGPK_KEY_SOFT_REVOKED) == k->has_soft_revoked &&
+	       d->soft_revoked == (k->has_soft_revoked ? k->soft_revoked : 0) &&
 	       PGPK_HAS(d, PGPK_KEY_USER_ID) == k->has_user_id &&
 	       pgpk_same_bytes(&d->user_id, &k->user_id) &&
 	       d->user_id_offset ==
@@ -293,6 +297,10 @@ static void pgpk_test_round_trip(unsigned int iterations)
 				thirds[j] = &third[j];
 			}
 			key.third_party = thirds;
+			key.has_bound = pgpk_rand(&seed) & 1;
+			key.bound = pgpk_rand_u32(&seed);
+			key.has_soft_revoked = pgpk_rand(&seed) & 1;
+			key.soft_revoked = pgpk_rand_u32(&seed);
 			c.key = &key;
 		} else {
 			pgpk_rand_sig(&seed, &sig, p, 0);
@@ -653,8 +661,8 @@ static void pgpk_test_key_variants(void)
 	KEY_CASE("subkey flag 2", PGPK_E_RANGE, pgpk_w_uint(&rest, 3, 2));
 	KEY_CASE("empty user ID", PGPK_E_LENGTH, pgpk_w_bytes(&rest, 4, "", 0));
 	KEY_CASE("key flags 256", PGPK_E_RANGE, pgpk_w_uint(&rest, 7, 256));
-	KEY_CASE("unknown key field 12", PGPK_E_UNKNOWN_FIELD,
-		 pgpk_w_uint(&rest, 12, 1));
+	KEY_CASE("unknown key field 14", PGPK_E_UNKNOWN_FIELD,
+		 pgpk_w_uint(&rest, 14, 1));
 	KEY_CASE("material twice", PGPK_E_DUPLICATE,
 		 pgpk_w_bytes(&rest, 1, mat.buf, mat.len));
 	KEY_CASE("subkey without its primary", PGPK_E_MISSING,
@@ -823,9 +831,9 @@ static void pgpk_test_repeated(void)
 		for (i = 0; i <= PGPK_MAX_THIRD_PARTY; i++)
 			pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
 	});
-	REP_CASE("candidate then trailing field 12", PGPK_E_UNKNOWN_FIELD, {
+	REP_CASE("candidate then trailing field 14", PGPK_E_UNKNOWN_FIELD, {
 		pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
-		pgpk_w_uint(&rest, 12, 0);
+		pgpk_w_uint(&rest, 14, 0);
 	});
 }
 

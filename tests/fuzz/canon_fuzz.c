@@ -123,7 +123,11 @@ static void pgpk_fuzz_key(const struct pgpk_key *k, const Pgpk__Key *r,
 	    PGPK_HAS(k, PGPK_KEY_KEY_FLAGS) != !!r->has_key_flags ||
 	    (r->has_key_flags && k->key_flags != r->key_flags) ||
 	    PGPK_HAS(k, PGPK_KEY_PRIMARY_OFFSET) != !!r->has_primary_offset ||
-	    (r->has_primary_offset && k->primary_offset != r->primary_offset))
+	    (r->has_primary_offset && k->primary_offset != r->primary_offset) ||
+	    PGPK_HAS(k, PGPK_KEY_BOUND) != !!r->has_bound ||
+	    (r->has_bound && k->bound != r->bound) ||
+	    PGPK_HAS(k, PGPK_KEY_SOFT_REVOKED) != !!r->has_soft_revoked ||
+	    (r->has_soft_revoked && k->soft_revoked != r->soft_revoked))
 		pgpk_fuzz_fail("key numbers differ");
 	pgpk_fuzz_bytes(&k->user_id, PGPK_HAS(k, PGPK_KEY_USER_ID), &r->user_id,
 			r->has_user_id, blob, len, "user_id");

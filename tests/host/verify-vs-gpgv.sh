@@ -237,7 +237,7 @@ pgpk_verdicts() {
 		v = "error"
 		if ($0 ~ /BAD signature/) v = "bad"
 		else if ($0 ~ /expired key/) v = "expired-key"
-		else if ($0 ~ /revoked key/) v = "revoked-key"
+		else if ($0 ~ /revoked key|key revoked/) v = "revoked-key"
 		else if ($0 ~ /no key/) v = "no-key"
 		else if ($0 ~ /weak hash/) v = "weak-hash"
 		else if ($0 ~ /: hash [A-Z0-9-]+ refused/) v = "hash-policy"

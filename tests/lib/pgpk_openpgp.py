@@ -49,9 +49,12 @@ def packet(tag, body):
 
 
 def subpacket(typ, data):
-    """A signature subpacket with a one-octet length (RFC 9580 5.2.3.7)."""
-    assert len(data) + 1 < 192
-    return bytes([len(data) + 1, typ]) + data
+    """A signature subpacket, shortest length form (RFC 9580 5.2.3.7)."""
+    n = len(data) + 1
+    if n < 192:
+        return bytes([n, typ]) + data
+    assert n < 8384
+    return bytes([((n - 192) >> 8) + 192, (n - 192) & 0xFF, typ]) + data
 
 
 def mpi(x):

@@ -613,7 +613,7 @@ static void test_direct_key_only(const struct rsakey *k)
 {
 	struct buf cert = { .n = 0 }, key = k->body, s, extra = { .n = 0 };
 	struct target t = { .k1 = k };
-	struct pgpk_convert_opts copts = { .now = NOW };
+	struct pgpk_convert_opts copts = { .now = NOW, .allow_expired = true };
 	struct pgpk_keyring *ring;
 	struct pgpk_error err;
 	uint8_t flags = PGPK_KF_CERTIFY | PGPK_KF_SIGN, *out;

@@ -82,7 +82,7 @@ expect "expired key accepted by --allow-expired" 0 "^Good signature" \
 expect "expired key, judged before it expired" 0 "^Good signature" \
 	--now 1590969600 --keyring "$d/expired.pgp" "$d/msg.expired.sig" \
 	"$d/msg.txt"
-expect "revoked key" 2 "revoked key" --keyring "$d/revoked.pgp" \
+expect "revoked key" 2 "key revoked \(no reason specified\): hard revocation" --keyring "$d/revoked.pgp" \
 	"$d/msg.revoked.sig" "$d/msg.txt"
 expect "RSA-1024 key below the policy" 2 "below --min-rsa-bits" \
 	--keyring "$d/small.pgp" "$d/msg.small.sig" "$d/msg.txt"

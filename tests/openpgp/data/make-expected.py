@@ -165,6 +165,13 @@ def key_blob(path, which):
     if which == 0:
         for d in third:
             k += f_bytes(11, sig_msg(d))
+    else:
+        # Key.bound: the oldest binding signature (0x18) of the subkey.
+        end = next((i for i in range(si + 1, len(pk)) if pk[i][0] == 14),
+                   len(pk))
+        bindings = [sig_fields(p[2]) for p in pk[si + 1:end] if p[0] == 2]
+        k += f_varint(12, min(d["created"] for d in bindings
+                              if d["type"] == 0x18))
     return MAGIC + f_bytes(1, k)
 
 

@@ -155,12 +155,19 @@ def certify(signer, key, ver=4, algo=SHA256, typ=0x13, created=NOW,
                      signer.fpr if ver == 4 else None, expires)
 
 
-def canon_subkey(primary, sub, cert=None):
+def canon_subkey(primary, sub, cert=None, flags=None, bound=None,
+                 soft_revoked=None):
     """A canonical subkey (no offsets: not from OpenPGP bytes)."""
-    body = (f_bytes(1, sub.material()) + f_varint(3, 1)
-            + f_bytes(8, primary.material()))
+    body = f_bytes(1, sub.material()) + f_varint(3, 1)
+    if flags is not None:
+        body += f_varint(7, flags)
+    body += f_bytes(8, primary.material())
     if cert:
         body += f_bytes(10, cert)
+    if bound is not None:
+        body += f_varint(12, bound)
+    if soft_revoked is not None:
+        body += f_varint(13, soft_revoked)
     return MAGIC + f_bytes(1, body)
 
 
@@ -175,11 +182,12 @@ def bind(primary, sub, typ=0x18, created=NOW):
 
 
 def doc_sig(signer, doc, algo=SHA256, created=NOW, typ=0, expires=None,
-            tweak=None):
+            tweak=None, claim=None):
     """A document signature (default binary, 0x00), canonical, with its
     content.  expires: seconds after creation (RFC 9580 5.2.3.18).
     tweak: "value" flips a bit of the RSA value, "quick" of the quick
-    check; the other stays right."""
+    check; the other stays right.  claim: the creation time the canonical
+    blob says, if not the one signed."""
     area = hashed_area(signer, created)
     if expires is not None:
         area += b"\x05\x03" + struct.pack(">I", expires)
@@ -190,8 +198,8 @@ def doc_sig(signer, doc, algo=SHA256, created=NOW, typ=0, expires=None,
         s = s[:-1] + bytes([s[-1] ^ 1])
     elif tweak == "quick":
         digest = bytes([digest[0] ^ 0x80]) + digest[1:]
-    sig = canon_sig(4, typ, algo, created, area, digest, s, signer.keyid,
-                    signer.fpr, expires)
+    sig = canon_sig(4, typ, algo, created if claim is None else claim, area,
+                    digest, s, signer.keyid, signer.fpr, expires)
     return s, MAGIC + f_bytes(2, sig) + f_bytes(3, doc)
 
 
@@ -307,6 +315,36 @@ def lying_primary(out):
         f.write(select + "\n")
 
 
+def signature_times(out):
+    """Issue 14: no signature older than its key or its subkey's binding,
+    none after a soft revocation, none by a key that may not sign; the
+    kernel confirms the creation time in the hashed area it hashes."""
+    p = Key(2048, b"pgpk test time <time@pgpk.test>", created=NOW - 86400)
+    s = Key(2048, b"", created=NOW - 80000)
+    doc = b"a document: signature times\n"
+    write(out, "time-p.pgpk", canon_key(p))
+    write(out, "time.good.pgpks", doc_sig(p, doc, created=NOW - 3600)[1])
+    # Signed with the key, an hour before the key's creation time.
+    write(out, "time.predates.pgpks",
+          doc_sig(p, doc, created=p.created - 3600)[1])
+    # Signed now, but the blob claims another time than the hashed one.
+    write(out, "time.claim.pgpks",
+          doc_sig(p, doc, created=NOW - 3600, claim=NOW - 3599)[1])
+    # A subkey bound at NOW - 50000 (Key.bound), revoked softly at
+    # NOW - 1000 (Key.soft_revoked), and the same subkey certify-only.
+    bound, revoked = NOW - 50000, NOW - 1000
+    write(out, "time-sub.pgpk",
+          canon_subkey(p, s, bind(p, s, created=bound), flags=2,
+                       bound=bound, soft_revoked=revoked))
+    write(out, "time-sub-certify.pgpk",
+          canon_subkey(p, s, bind(p, s, created=bound), flags=1))
+    write(out, "time.sub-good.pgpks", doc_sig(s, doc, created=NOW - 3600)[1])
+    write(out, "time.sub-unbound.pgpks",
+          doc_sig(s, doc, created=bound - 100)[1])
+    write(out, "time.sub-after-revocation.pgpks",
+          doc_sig(s, doc, created=revoked + 10)[1])
+
+
 def write(out, name, data):
     with open(os.path.join(out, name), "wb") as f:
         f.write(data)
@@ -375,6 +413,7 @@ def main():
           canon_v6_sig(v6, doc[5:], salt + doc[:5], s, digest, area))
 
     lying_primary(out)
+    signature_times(out)
 
     # Finding 8: an expiry no OpenPGP key can have (2^63 - 2).
     write(out, "expires-huge.pgpk", canon_key(k, expires=(1 << 63) - 2))

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The one validity rule: whether a key of a certificate may be used, and
+ * whether it can have made a signature at a given time.  list (can_sign),
+ * key, debug and the upcall (pgpk_convert()), bundle, import and verify
+ * all decide here, so they cannot disagree.
+ *
+ * The facts come from pgpk_keyring_parse() (cert.c): which self-signature
+ * and binding verify, back-signatures, revocations and their hardness,
+ * expiry at the parse's `now`.  This file only applies the rules, in one
+ * order, so that every path names the same first reason.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "helper/openpgp/internal.h"
+
+/* RFC 9580 5.2.3.31 reason codes, as refusals name them. */
+static const char *pgpk_revocation_reason(int code)
+{
+	switch (code) {
+	case -1:
+		return "no reason given";
+	case 0:
+		return "no reason specified";
+	case 1:
+		return "superseded";
+	case 2:
+		return "compromised";
+	case 3:
+		return "retired";
+	case 32:
+		return "user ID no longer valid";
+	default:
+		return code >= 100 && code <= 110 ? "private reason" :
+						    "unknown reason";
+	}
+}
+
+int64_t pgpk_key_expires(const struct pgpk_cert *cert,
+			 const struct pgpk_pubkey *key)
+{
+	int64_t own = key->expires, pri = cert->primary.expires;
+
+	if (!key->subkey || !pri)
+		return own;
+	return own && own < pri ? own : pri;
+}
+
+int pgpk_key_usable(const struct pgpk_cert *cert, const struct pgpk_pubkey *key,
+		    unsigned int use, struct pgpk_error *err)
+{
+	const char *what = key->subkey ? "subkey" : "key";
+
+	if (!cert->primary.valid)
+		return pgpk_fail(
+			err, -EKEYREJECTED, cert->primary.offset,
+			"key at offset %zu has no valid self-signature",
+			cert->primary.offset);
+	if (!key->valid)
+		return pgpk_fail(
+			err, -EKEYREJECTED, key->offset,
+			"subkey at offset %zu has no valid binding signature",
+			key->offset);
+	if (key->revoked &&
+	    (key->revoked_hard || !(use & PGPK_USE_ALLOW_REVOKED)))
+		return pgpk_fail(err, -EKEYREJECTED, key->offset,
+				 "%s revoked (%s): %s revocation%s",
+				 key->revoked_primary ? "primary key" : what,
+				 pgpk_revocation_reason(key->revoked_reason),
+				 key->revoked_hard ? "hard" : "soft",
+				 key->revoked_hard ?
+					 "" :
+					 ", refused without --allow-revoked");
+	if (key->expired && !(use & PGPK_USE_ALLOW_EXPIRED))
+		return pgpk_fail(err, -EKEYEXPIRED, key->offset,
+				 "%s expired at %" PRId64,
+				 key->subkey && cert->primary.expired ?
+					 "primary key" :
+					 what,
+				 pgpk_key_expires(cert, key));
+	/* RFC 9580 5.2.3.34: a signing subkey proves, by its own
+	 * signature, that it belongs to this primary key; the kernel never
+	 * sees the back-signature. */
+	if (key->subkey && (key->usage & PGPK_KF_SIGN) && !key->backsig)
+		return pgpk_fail(
+			err, -EKEYREJECTED, key->offset,
+			"signing subkey at offset %zu has no valid primary key binding signature (0x19)",
+			key->offset);
+	if ((use & PGPK_USE_SIGN) && !(key->usage & PGPK_KF_SIGN))
+		return pgpk_fail(
+			err, -EKEYREJECTED, key->offset,
+			"%s at offset %zu is not a signing key (key flags 0x%02x)",
+			what, key->offset,
+			key->has_key_flags ? key->key_flags : key->usage);
+	return 0;
+}
+
+int pgpk_key_signed_at(const struct pgpk_keyring *ring,
+		       const struct pgpk_cert *cert,
+		       const struct pgpk_pubkey *key, uint32_t t,
+		       struct pgpk_error *err)
+{
+	uint32_t bound;
+
+	if (t < key->created)
+		return pgpk_fail(err, -EKEYREJECTED, key->offset,
+				 "signature predates its key (signed %" PRIu32
+				 ", key created %" PRIu32 ")",
+				 t, key->created);
+	if (key->subkey) {
+		bound = pgpk_subkey_bound_at(ring, cert, key);
+		if (t < bound)
+			return pgpk_fail(
+				err, -EKEYREJECTED, key->offset,
+				"subkey not yet bound when it signed (signed %" PRIu32
+				", bound %" PRIu32 ")",
+				t, bound);
+	}
+	if (key->revoked && !key->revoked_hard && t >= key->revoked_at)
+		return pgpk_fail(
+			err, -EKEYREJECTED, key->offset,
+			"signature made after its key was revoked (%s, %" PRIu32
+			"): soft revocation",
+			pgpk_revocation_reason(key->revoked_reason),
+			key->revoked_at);
+	return 0;
+}

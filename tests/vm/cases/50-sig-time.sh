@@ -1,0 +1,44 @@
+#!/bin/sh
+# Issue 14: a signature made before its key existed, or by a subkey
+# before it was bound, or after its key's soft revocation, or by a key
+# whose flags do not allow signing, is refused by the kernel itself.
+# Every blob is cryptographically valid: only the time (or flag) rule
+# can refuse it.  The creation time the kernel compares is confirmed in
+# the hashed area it hashes: a blob claiming another time is malformed.
+. /pgpk/lib.sh
+F=$PGPK_DATA/f
+pgpk_need_module
+pgpk_need_data f/time-p.pgpk f/time-sub.pgpk f/time-sub-certify.pgpk \
+	f/time.good.pgpks f/time.predates.pgpks f/time.claim.pgpks \
+	f/time.sub-good.pgpks f/time.sub-unbound.pgpks \
+	f/time.sub-after-revocation.pgpks
+pgpk_load
+
+# refused DOC ERRNO LOG: DOC is refused with ERRNO, the log names LOG.
+refused() {
+	pgpk_kmsg_mark
+	expect_fail "$2" keyctl padd pgpk_test "$1" @s <"$F/time.$1.pgpks"
+	_log=$(pgpk_kmsg_since)
+	assert_contains "$_log" "$3" "kernel log"
+}
+
+expect_ok keyctl padd asymmetric "" @s <"$F/time-p.pgpk"
+p=$PGPK_OUT
+expect_ok keyctl padd pgpk_test good @s <"$F/time.good.pgpks"
+refused predates EKEYREJECTED "signature predates its key"
+refused claim EBADMSG "is not in its hashed area"
+
+expect_ok keyctl padd asymmetric "" @s <"$F/time-sub.pgpk"
+sub=$PGPK_OUT
+expect_ok keyctl padd pgpk_test sub-good @s <"$F/time.sub-good.pgpks"
+refused sub-unbound EKEYREJECTED "subkey not yet bound when it signed"
+refused sub-after-revocation EKEYREJECTED "after its key was revoked"
+expect_ok keyctl unlink "$sub" @s
+
+# The same subkey, certify-only: it signs no document at any time.
+expect_ok keyctl padd asymmetric "" @s <"$F/time-sub-certify.pgpk"
+certify=$PGPK_OUT
+refused sub-good EKEYREJECTED "not a signing key"
+expect_ok keyctl unlink "$certify" @s
+expect_ok keyctl unlink "$p" @s
+exit 0
