@@ -19,12 +19,13 @@
  *                and becomes its description, as with
  *                `keyctl padd asymmetric <fpr> KEYRING < cert`
  *
- * Which keys: validity is the library's (helper/openpgp/cert.c, computed
- * by pgpk_keyring_parse() now): a primary key with a valid self-signature,
- * neither revoked nor expired; a subkey that may sign (can_sign: valid
- * binding and back-signature, not revoked, not expired, signing flag).
- * Only RSA converts; other keys, and encryption-only subkeys, are reported
- * and skipped.  One line per key on stdout: key ID, then the kernel's
+ * Which keys: the one validity rule, pgpk_key_usable()
+ * (helper/openpgp/valid.c, at the time of the run), as for every other
+ * command: the primary key if usable (a certify-only one too: it may
+ * vouch for keys), each subkey if usable for signing (binding and
+ * back-signature valid, not revoked, not expired, its primary's expiry
+ * included, signing flag).  Only RSA converts; other keys, and
+ * encryption-only subkeys, are reported with the reason and skipped.  One line per key on stdout: key ID, then the kernel's
  * serial or the errno and reason.
  *
  * KEYRING as keyctl names keyrings: @t @p @s @u @us @g, %keyring:NAME
@@ -144,25 +145,6 @@ static void pgpk_import_hex(const uint8_t *p, size_t len, char *out)
 		sprintf(out + 2 * i, "%02X", p[i]);
 }
 
-/* Why a key is not imported, or NULL: cert.c's validity, RSA only. */
-static const char *pgpk_import_skip(const struct pgpk_pubkey *key)
-{
-	if (key->algo != PGPK_PK_RSA && key->algo != PGPK_PK_RSA_S)
-		return "not RSA";
-	if (key->revoked)
-		return "revoked";
-	if (key->expired)
-		return "expired";
-	if (!key->valid)
-		return key->subkey ? "no valid binding signature" :
-				     "no valid self-signature";
-	if (key->subkey && !key->can_sign)
-		return (key->usage & PGPK_KF_SIGN) ?
-			       "no valid back-signature (0x19)" :
-			       "not a signing subkey";
-	return NULL;
-}
-
 /* One key: add_key, one line. */
 static void pgpk_import_key(struct pgpk_import *im,
 			    const struct pgpk_keyring *ring,
@@ -171,7 +153,7 @@ static void pgpk_import_key(struct pgpk_import *im,
 			    const uint8_t *cert_data, size_t cert_len)
 {
 	char fpr[2 * PGPK_FPR_MAX + 1], keyid[2 * PGPK_KEYID_LEN + 1];
-	const char *skip = pgpk_import_skip(key), *how = "OpenPGP";
+	const char *skip = NULL, *how = "OpenPGP";
 	struct pgpk_error err = { 0 };
 	const uint8_t *payload = cert_data;
 	size_t len = cert_len;
@@ -180,15 +162,12 @@ static void pgpk_import_key(struct pgpk_import *im,
 
 	pgpk_import_hex(key->fpr, key->fpr_len, fpr);
 	pgpk_import_hex(key->keyid, PGPK_KEYID_LEN, keyid);
-	/* A subkey lives no longer than its primary key. */
-	if (!skip && key != &cert->primary)
-		skip = cert->primary.revoked ?
-			       "its primary key is revoked" :
-		       cert->primary.expired ?
-			       "its primary key expired" :
-		       !cert->primary.valid ?
-			       "its primary key has no valid self-signature" :
-			       NULL;
+	/* The one validity rule (helper/openpgp/valid.c); subkeys must sign. */
+	if (key->algo != PGPK_PK_RSA && key->algo != PGPK_PK_RSA_S)
+		skip = "not RSA";
+	else if (pgpk_key_usable(cert, key, key->subkey ? PGPK_USE_SIGN : 0,
+				 &err))
+		skip = err.msg;
 	if (skip) {
 		printf("%s %s %s: skipped: %s\n", keyid,
 		       key->subkey ? "subkey" : "key", key->algo_name, skip);
@@ -198,8 +177,8 @@ static void pgpk_import_key(struct pgpk_import *im,
 	if (!cert_data || cert_len > PGPK_IMPORT_MAX_PAYLOAD) {
 		if (pgpk_key_canonical(ring, cert, key, PGPK_CANON_STANDALONE,
 				       &blob, &len, &err)) {
-			printf("%s %s: %s: %s\n", keyid,
-			       key->subkey ? "subkey" : "key",
+			printf("%s %s %s: %s: %s\n", keyid,
+			       key->subkey ? "subkey" : "key", key->algo_name,
 			       err.code == -ENOPKG ? "ENOPKG" : "EBADMSG",
 			       err.msg);
 			im->failed++;
@@ -210,12 +189,13 @@ static void pgpk_import_key(struct pgpk_import *im,
 	}
 	id = add_key("asymmetric", fpr, payload, len, im->keyring);
 	if (id < 0)
-		printf("%s %s: %s (%s)\n", keyid,
-		       key->subkey ? "subkey" : "key", strerror(errno),
-		       pgpk_errno_name(errno));
+		printf("%s %s %s: %s (%s)\n", keyid,
+		       key->subkey ? "subkey" : "key", key->algo_name,
+		       strerror(errno), pgpk_errno_name(errno));
 	else
-		printf("%s %s: %d (%s, %zu octets)\n", keyid,
-		       key->subkey ? "subkey" : "key", id, how, len);
+		printf("%s %s %s: %d (%s, %zu octets)\n", keyid,
+		       key->subkey ? "subkey" : "key", key->algo_name, id, how,
+		       len);
 	if (id < 0)
 		im->failed++;
 	else

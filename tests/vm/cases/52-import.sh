@@ -29,13 +29,13 @@ out=$PGPK_OUT
 for n in 1 2; do
 	fpr=$(cat "$M/certonly.sub$n.fpr")
 	keyid=$(echo "$fpr" | cut -c25-40)
-	echo "$out" | grep -q "^$keyid subkey: [0-9][0-9]* (OpenPGP" ||
+	echo "$out" | grep -q "^$keyid subkey RSA: [0-9][0-9]* (OpenPGP" ||
 		pgpk_fail "signing subkey $n ($keyid) not added: $out"
 	# The kernel key is that subkey: its description is the fingerprint.
-	id=$(echo "$out" | sed -n "s/^$keyid subkey: \([0-9]*\) .*/\1/p")
+	id=$(echo "$out" | sed -n "s/^$keyid subkey RSA: \([0-9]*\) .*/\1/p")
 	assert_eq "$fpr" "$(pgpk_key_desc_of "$id")" "description of subkey $n"
 done
-assert_contains "$out" "skipped: not a signing subkey" \
+assert_contains "$out" "is not a signing key" \
 	"the encryption subkey is skipped"
 for n in 1 2; do
 	expect_ok keyctl padd pgpk_test "sub$n" @s <"$M/msg.sub$n.gpg"
