@@ -251,6 +251,10 @@ static void pgpk_dump_key(struct pgpk_dump *d, const struct pgpk_key *k)
 		pgpk_dump_sig(d, "certification", &k->certification);
 	if (PGPK_HAS(k, PGPK_KEY_THIRD_PARTY))
 		pgpk_dump_sigs(d, "third_party", &k->third_party);
+	if (PGPK_HAS(k, PGPK_KEY_BOUND))
+		pgpk_dump_u64(d, "bound", k->bound);
+	if (PGPK_HAS(k, PGPK_KEY_SOFT_REVOKED))
+		pgpk_dump_u64(d, "soft_revoked", k->soft_revoked);
 	pgpk_dump_close(d);
 }
 

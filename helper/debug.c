@@ -92,6 +92,11 @@ static void pgpk_print_canon(const struct pgpk_canon *c)
 			       k->user_id_offset);
 		printf("  expires %" PRIu64 ", key flags 0x%02x\n",
 		       (uint64_t)k->expires, k->key_flags);
+		if (PGPK_HAS(k, PGPK_KEY_BOUND))
+			printf("  signs from %u (bound)\n", k->bound);
+		if (PGPK_HAS(k, PGPK_KEY_SOFT_REVOKED))
+			printf("  signs before %u (soft revocation)\n",
+			       k->soft_revoked);
 		if (PGPK_HAS(k, PGPK_KEY_PRIMARY)) {
 			pgpk_print_material("  primary", &k->primary);
 			printf("  primary body at octet %u\n",

@@ -500,6 +500,7 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 	const uint8_t *data = vc->data;
 	size_t data_len = vc->data_len, tlen;
 	enum pgpk_verdict verdict = PGPK_VERDICT_SKIPPED;
+	struct pgpk_bytes hashed_fpr;
 	EVP_MD_CTX *ctx = NULL;
 	const char *hash_name;
 	unsigned int dlen = 0;
@@ -574,15 +575,23 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 		goto report;
 	}
 
-	if (!pgpk_rebuild_created_hashed(sig)) {
+	if (!pgpk_rebuild_hashed_ok(sig, &hashed_fpr)) {
 		snprintf(why, sizeof(why),
 			 "malformed: signature creation time %" PRIu32
-			 " is not in its hashed area",
+			 " is not the one creation time of its hashed area",
 			 sig->created);
 		goto report;
 	}
 	if (pgpk_verify_find(vc, sig, &vk, why, sizeof(why)))
 		goto report;
+	/* The kernel's pgpk_sig_key_check(): the key the hashed area names. */
+	if (hashed_fpr.data && (hashed_fpr.len != vk.fpr_len ||
+				memcmp(hashed_fpr.data, vk.fpr, vk.fpr_len))) {
+		snprintf(
+			why, sizeof(why),
+			"key refused: the hashed issuer fingerprint names another key");
+		goto report;
+	}
 
 	/* RFC 9580 5.2.4: hash([salt] || data || trailer). */
 	tlen = pgpk_rebuild_trailer_len(sig);

@@ -43,7 +43,8 @@ struct pgpk_public_key {
 	struct public_key pub;
 	u32 created;		/* key packet creation time: confirmed */
 	u32 bound;		/* max(created, Key.bound): hint */
-	u32 soft_revoked;	/* Key.soft_revoked, 0 = none: hint */
+	u32 soft_revoked;	/* Key.soft_revoked: hint */
+	bool has_soft_revoked;
 	u32 key_flags;		/* Key.key_flags, or 0xff without: hint */
 };
 
@@ -106,6 +107,8 @@ int pgpk_verify_signature(const void *data, size_t len,
 int pgpk_sig_obtain(const u8 *raw, size_t len, struct pgpk_answer *ans);
 int pgpk_sig_check(const struct pgpk_sig *sig, const void *data, size_t len,
 		   struct key *keyring);
+int pgpk_sig_key_check(const struct key *key, const struct pgpk_sig *sig,
+		       bool document);
 extern struct key *pgpk_trusted_keys;
 
 /* pgpk_test_key.c */

@@ -205,6 +205,10 @@ pgpk_candidate(const struct pgpk_key *k, const struct pgpk_sig *sig,
 	issuer = pgpk_find_certifier(sig, caller);
 	if (IS_ERR(issuer))
 		return ERR_CAST(issuer);
+	*why = "not made by its issuer at that time";
+	ret = pgpk_sig_key_check(issuer, sig, false);
+	if (ret)
+		goto error_put_issuer;
 	*why = "RSA value does not fit the issuer's modulus";
 	size = pgpk_modulus_size(issuer);
 	ret = size < 0 ? size : -EKEYREJECTED;

@@ -318,4 +318,3 @@ int pgpk_sig_auth_ids(struct public_key_signature *pks,
 	pks->auth_ids[1] = kid;
 	return 0;
 }
-

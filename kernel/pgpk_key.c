@@ -296,6 +296,7 @@ int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,
 	pk->created = k->material.created;
 	pk->bound = max(k->bound, k->material.created);
 	pk->soft_revoked = k->soft_revoked;
+	pk->has_soft_revoked = PGPK_HAS(k, PGPK_KEY_SOFT_REVOKED);
 	pk->key_flags = PGPK_HAS(k, PGPK_KEY_KEY_FLAGS) ? k->key_flags : 0xff;
 	pub = &pk->pub;
 	pub->id_type = "PGP";

@@ -172,24 +172,58 @@ size_t pgpk_rebuild_trailer(const struct pgpk_sig *s, u8 *out)
 }
 
 /*
- * RFC 9580 5.2.3.11: a v4/v6 signature's creation time is a subpacket of
- * the hashed area the digest covers.  The canonical `created` is confirmed
- * by comparison: the subpacket's octets (length 5, type 2 with or without
- * the critical bit, the time big-endian) must occur in the area.  The
- * helper refuses areas with two creation times; v3 hashes its time field
- * itself (pgpk_rebuild_trailer()).
+ * RFC 9580 5.2.3.7, 5.2.3.11, 5.2.3.35: what a v4/v6 signature's hashed
+ * area says about its time and issuer, as the digest covers it.  Only the
+ * framing is read (one-, two- or five-octet lengths, then the type octet):
+ * a comparison of octets anywhere in the area would also match inside
+ * another subpacket's data (a notation, an intended recipient's
+ * fingerprint), which the signer chose and a canonical blob could name.
+ * The area must be framed exactly, hold exactly one creation time (the
+ * helper refuses two as well) and it must equal `created`.  *fpr is set
+ * to the hashed issuer fingerprint (without its version octet), if any.
+ * v3 hashes its time field itself (pgpk_rebuild_trailer()).
  */
-bool pgpk_rebuild_created_hashed(const struct pgpk_sig *s)
+bool pgpk_rebuild_hashed_ok(const struct pgpk_sig *s, struct pgpk_bytes *fpr)
 {
-	const u8 *a = s->hashed_area.data;
-	u8 t[4];
-	u32 i;
+	const u8 *p = s->hashed_area.data, *end = p + s->hashed_area.len;
+	unsigned int ncreated = 0;
+	u32 n;
 
+	fpr->data = NULL;
+	fpr->len = 0;
 	if (s->version == 3)
 		return true;
-	pgpk_put_be(t, s->created, 4);
-	for (i = 0; i + 6 <= s->hashed_area.len; i++)
-		if (a[i] == 5 && (a[i + 1] & 0x7f) == 2 && !memcmp(a + i + 2, t, 4))
-			return true;
-	return false;
+	while (p < end) {
+		if (*p < 192) {
+			n = *p++;
+		} else if (*p < 255) {
+			if (end - p < 2)
+				return false;
+			n = ((p[0] - 192) << 8) + p[1] + 192;
+			p += 2;
+		} else {
+			if (end - p < 5)
+				return false;
+			n = (u32)p[1] << 24 | (u32)p[2] << 16 | p[3] << 8 | p[4];
+			p += 5;
+		}
+		if (!n || n > end - p)
+			return false;
+		switch (p[0] & 0x7f) {
+		case 2:
+			if (n != 5 || ncreated++ ||
+			    ((u32)p[1] << 24 | (u32)p[2] << 16 | p[3] << 8 |
+			     p[4]) != s->created)
+				return false;
+			break;
+		case 33:
+			if (n > 2) {
+				fpr->data = p + 2;
+				fpr->len = n - 2;
+			}
+			break;
+		}
+		p += n;
+	}
+	return ncreated == 1;
 }

@@ -131,24 +131,39 @@ static struct key *pgpk_find_issuer(struct key *keyring,
  * a key signs nothing before it exists, a subkey nothing before it is
  * bound to its certificate, a softly revoked key nothing after its
  * revocation.  The signature's time is confirmed
- * (pgpk_rebuild_created_hashed()), and so is the key's creation time (in
- * its rebuilt packet); flags, binding and revocation times are hints.
- * The helper's pgpk_key_usable() and pgpk_key_signed_at() are the same
- * rules.
+ * (pgpk_rebuild_hashed_ok()), and so is the key's creation time (in its
+ * rebuilt packet); flags, binding and revocation times are hints.  The
+ * key must be the one the hashed issuer fingerprint names, if the
+ * signature has one: the same RSA material loaded as two keys (another
+ * creation time, another fingerprint) has other times.  The helper's
+ * pgpk_key_usable() and pgpk_key_signed_at() are the same rules.  For a
+ * certification (@document false), all but the flags: a primary key
+ * certifies whatever its flags say (RFC 9580 5.2.3.29, as GnuPG).
  */
-static int pgpk_sig_key_check(const struct key *key,
-			      const struct pgpk_sig *sig)
+int pgpk_sig_key_check(const struct key *key, const struct pgpk_sig *sig,
+		       bool document)
 {
 	const struct pgpk_public_key *pk = key->payload.data[asym_crypto];
+	const struct asymmetric_key_id *fpr = asymmetric_key_ids(key)->id[0];
+	struct pgpk_bytes hashed_fpr;
 	const char *why;
 
-	if (!(pk->key_flags & PGPK_KEY_FLAG_SIGN))
+	if (!pgpk_rebuild_hashed_ok(sig, &hashed_fpr)) {
+		pr_warn_ratelimited("signature creation time %u is not the one creation time of its hashed area\n",
+				    sig->created);
+		return -EBADMSG;
+	}
+	if (hashed_fpr.data &&
+	    (hashed_fpr.len != fpr->len ||
+	     memcmp(hashed_fpr.data, fpr->data, fpr->len)))
+		why = "the hashed issuer fingerprint names another key";
+	else if (document && !(pk->key_flags & PGPK_KEY_FLAG_SIGN))
 		why = "not a signing key";
 	else if (sig->created < pk->created)
 		why = "signature predates its key";
 	else if (sig->created < pk->bound)
 		why = "subkey not yet bound when it signed";
-	else if (pk->soft_revoked && sig->created >= pk->soft_revoked)
+	else if (pk->has_soft_revoked && sig->created >= pk->soft_revoked)
 		why = "signature made after its key was revoked (soft revocation)";
 	else
 		return 0;
@@ -168,7 +183,7 @@ static int pgpk_sig_key_check(const struct key *key,
  * Return: 0, -ENOKEY no issuer key (checked first), -ENOPKG unsupported
  * algorithm, -EKEYREJECTED bad signature or not a document signature or
  * made outside its key's lifetime, -EKEYEXPIRED expired signature or key,
- * -EBADMSG a creation time not in the hashed area.
+ * -EBADMSG a creation time that is not the one of the hashed area.
  */
 int pgpk_sig_check(const struct pgpk_sig *sig, const void *data, size_t len,
 		   struct key *keyring)
@@ -201,12 +216,6 @@ int pgpk_sig_check(const struct pgpk_sig *sig, const void *data, size_t len,
 		pr_warn_ratelimited("signature expired at %llu\n", sig->expires);
 		goto error_put_key;
 	}
-	ret = -EBADMSG;
-	if (!pgpk_rebuild_created_hashed(sig)) {
-		pr_warn_ratelimited("signature creation time %u is not in its hashed area\n",
-				    sig->created);
-		goto error_put_key;
-	}
 	d = pgpk_digest_begin(sig);
 	if (IS_ERR(d)) {
 		ret = PTR_ERR(d);
@@ -224,7 +233,7 @@ int pgpk_sig_check(const struct pgpk_sig *sig, const void *data, size_t len,
 	}
 	memcpy(pks->auth_ids, ids.auth_ids, sizeof(ids.auth_ids));
 	memset(ids.auth_ids, 0, sizeof(ids.auth_ids));
-	ret = pgpk_sig_key_check(key, sig);
+	ret = pgpk_sig_key_check(key, sig, true);
 	if (!ret)
 		ret = verify_signature(key, pks);
 	if (ret)

@@ -240,8 +240,9 @@ int pgpk_sandbox_preload_crypto(void)
 {
 	unsigned char byte;
 
-	/* Config, providers and error strings now, not inside the filter. */
-	if (!OPENSSL_init_crypto(OPENSSL_INIT_LOAD_CONFIG |
+	/* Providers and error strings now, not inside the filter; no
+	 * openssl.cnf (helper/main.c). */
+	if (!OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG |
 					 OPENSSL_INIT_ADD_ALL_DIGESTS |
 					 OPENSSL_INIT_ADD_ALL_CIPHERS |
 					 OPENSSL_INIT_LOAD_CRYPTO_STRINGS,

@@ -737,6 +737,51 @@ static void pgpk_revocations(struct pgpk_vctx *v, struct pgpk_pubkey *key,
 	}
 }
 
+/* Oldest first; on equal times the earlier packet. */
+static int pgpk_sig_oldest_cmp(const void *a, const void *b)
+{
+	return -pgpk_sig_newest_cmp(a, b);
+}
+
+/*
+ * RFC 9580 5.2.1.11: a subkey belongs to its certificate from its oldest
+ * binding signature that verifies (later ones only update it): try the
+ * bindings older than the deciding one @b, oldest first, each once.
+ */
+static uint32_t pgpk_bound_at(struct pgpk_vctx *v, struct pgpk_cert *cert,
+			      struct pgpk_pubkey *sub,
+			      const struct pgpk_signature *b)
+{
+	struct pgpk_pubkey *pri = &cert->primary;
+	struct pgpk_signature **cands;
+	uint32_t bound = b->created;
+	size_t i, n = 0;
+
+	for (i = 0; i < sub->nsigs; i++)
+		if (sub->sigs[i].type == PGPK_SIG_SUBKEY_BINDING &&
+		    sub->sigs[i].created < bound)
+			n++;
+	if (!n)
+		return bound;
+	cands = pgpk_calloc_array(n, sizeof(*cands));
+	if (!cands)
+		return bound; /* the later time: refuses more, never less */
+	n = 0;
+	for (i = 0; i < sub->nsigs; i++)
+		if (sub->sigs[i].type == PGPK_SIG_SUBKEY_BINDING &&
+		    sub->sigs[i].created < bound)
+			cands[n++] = &sub->sigs[i];
+	if (!pgpk_sort_ptrs((const void **)cands, n, pgpk_sig_oldest_cmp))
+		for (i = 0; i < n; i++)
+			if (pgpk_sig_by(cands[i], pri) &&
+			    pgpk_check(v, pri, cands[i], pri, sub, NULL)) {
+				bound = cands[i]->created;
+				break;
+			}
+	free(cands);
+	return bound;
+}
+
 static void pgpk_validate_subkey(struct pgpk_vctx *v, struct pgpk_cert *cert,
 				 struct pgpk_pubkey *sub)
 {
@@ -751,6 +796,7 @@ static void pgpk_validate_subkey(struct pgpk_vctx *v, struct pgpk_cert *cert,
 		return;
 	sub->binding = b;
 	sub->valid = true;
+	sub->bound_at = pgpk_bound_at(v, cert, sub, b);
 	sub->has_key_flags = b->has_key_flags;
 	sub->key_flags = b->key_flags;
 	sub->usage = pgpk_usage_from(b->has_key_flags, b->key_flags, sub->algo);
@@ -938,44 +984,7 @@ uint32_t pgpk_subkey_bound_at(const struct pgpk_keyring *ring,
 			      const struct pgpk_cert *cert,
 			      const struct pgpk_pubkey *sub)
 {
-	const struct pgpk_pubkey *pri = &cert->primary;
-	uint32_t bound, tried = 0;
-	struct pgpk_vctx v;
-	size_t i;
-
-	if (!sub->subkey || !sub->binding)
-		return 0;
-	bound = sub->binding->created;
-	if (pgpk_vctx_init(&v, ring, 0, false)) {
-		pgpk_vctx_release(&v);
-		return bound;
-	}
-	/* Oldest first: in practice the first one tried verifies. */
-	for (;;) {
-		const struct pgpk_signature *oldest = NULL;
-		struct pgpk_signature copy;
-
-		for (i = 0; i < sub->nsigs; i++) {
-			const struct pgpk_signature *s = &sub->sigs[i];
-
-			if (s->type == PGPK_SIG_SUBKEY_BINDING &&
-			    pgpk_sig_by(s, pri) && s->created < bound &&
-			    s->created >= tried &&
-			    (!oldest || s->created < oldest->created))
-				oldest = s;
-		}
-		if (!oldest)
-			break;
-		/* A copy: the keyring's signatures are not ours to mark. */
-		copy = *oldest;
-		if (pgpk_check(&v, pri, &copy, pri, sub, NULL)) {
-			bound = oldest->created;
-			break;
-		}
-		tried = oldest->created + 1;
-	}
-	pgpk_vctx_release(&v);
-	return bound;
+	return sub->subkey && sub->valid ? sub->bound_at : 0;
 }
 
 static int pgpk_validate_all(struct pgpk_keyring *ring,

@@ -212,6 +212,9 @@ struct pgpk_pubkey {
 	/* Subkey: a valid primary-key binding (0x19 back-signature) was
 	 * found (RFC 9580 5.2.3.34 requires one for signing subkeys). */
 	bool backsig;
+	/* Subkey: creation time of its oldest verifying binding
+	 * (pgpk_subkey_bound_at()). */
+	uint32_t bound_at;
 };
 
 /* A user ID (tag 13) or user attribute (tag 17) with its signatures. */
@@ -406,7 +409,6 @@ int pgpk_key_signed_at(const struct pgpk_keyring *ring,
  * The time `sub` was bound to `cert` (RFC 9580 5.2.1.11): the creation
  * time of its oldest binding signature that verifies; later bindings only
  * update its properties.  0 for a primary key or an unbound subkey.
- * Verifies older bindings on demand (not done while parsing).
  */
 uint32_t pgpk_subkey_bound_at(const struct pgpk_keyring *ring,
 			      const struct pgpk_cert *cert,

@@ -49,6 +49,13 @@ if [ "$rc" != 0 ] || ! grep -q '^canonical blob:' <<<"$out"; then
 fi
 # The canonical key carries the revocation time (Key.soft_revoked, field
 # 13): the kernel refuses signatures made after it.
+revoked_at=$(gpg --list-packets "$soft" 2>/dev/null |
+	sed -n 's/.*created \([0-9]*\),.*sigclass 0x20.*/\1/p')
+if ! grep -q "signs before $revoked_at (soft revocation)" <<<"$out" ||
+	[ -z "$revoked_at" ]; then
+	echo "FAIL: the canonical key does not carry the revocation time '$revoked_at'"
+	exit 1
+fi
 "$helper" key "$soft" >/dev/null 2>&1 &&
 	{ echo "FAIL: key converted a revoked key without --allow-revoked"; exit 1; }
 echo "PASS: hard revocations refused always, soft ones with --allow-revoked only"

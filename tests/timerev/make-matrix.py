@@ -51,6 +51,7 @@ DAY = 86400
 T0 = (int(time.time()) // DAY - 200) * DAY
 T_SUB, T_BIND, T_REV, T_RELEGIT = (T0 + 10 * DAY, T0 + 20 * DAY,
                                    T0 + 50 * DAY, T0 + 70 * DAY)
+T_REBIND = T0 + 40 * DAY    # a second binding (say, a new expiry)
 DATA = b"a document signed at a chosen time\n"
 
 # RFC 9580 5.2.3.31 reason codes; None: no Reason for Revocation subpacket.
@@ -93,8 +94,11 @@ def reason(code):
     return b"" if code is None else subpacket(29, bytes([code]) + b"test")
 
 
-def cert(p, s, uid, revoke=None, code=None, relegit=False):
-    """revoke: None, "primary" or "subkey"."""
+def cert(p, s, uid, revoke=None, code=None, relegit=False, rebind=False,
+         forged_tie=False):
+    """revoke: None, "primary" or "subkey".  rebind: a second binding at
+    T_REBIND; forged_tie: before the first binding, a forgery of it (same
+    time, wrong RSA value, right quick check)."""
     uidp = b"\xb4" + struct.pack(">I", len(uid)) + uid
     flags_cs = subpacket(27, b"\x03")           # certify, sign
     out = packet(6, p.body)
@@ -112,7 +116,12 @@ def cert(p, s, uid, revoke=None, code=None, relegit=False):
         hdr = 2 if back[1] < 192 else 3
         return sig(p, 0x18, t, both,
                    subpacket(27, b"\x02") + subpacket(32, back[hdr:]))
+    if forged_tie:
+        good = binding(T_BIND)
+        out += good[:-1] + bytes([good[-1] ^ 1])
     out += binding(T_BIND)
+    if rebind:
+        out += binding(T_REBIND)
     if revoke == "subkey":
         out += sig(p, 0x28, T_REV, both, reason(code))
         if relegit:
@@ -148,6 +157,25 @@ def main():
             out.append(("after-relegit", T_RELEGIT + DAY, "good"))
         return out
 
+    # A subkey bound twice: it belongs to the certificate from its first
+    # binding, even when a forgery of that binding comes first.
+    for forged in (False, True):
+        tag = "subkey-signs-rebound%s" % (".forged-tie" if forged else "")
+        c = write(tag + ".pgp", cert(p, s, uid, rebind=True,
+                                     forged_tie=forged))
+        for tname, t, verdict in (
+                ("before-binding", T_BIND - DAY, "not yet bound"),
+                ("at-binding", T_BIND, "good"),
+                ("between-bindings", T_REBIND - DAY, "good"),
+                ("after-rebinding", T_REBIND + DAY, "good")):
+            name = "%s.%s" % (tag, tname)
+            rows.append((name, c, write(name + ".sig", docsig(s, t)),
+                         verdict, verdict))
+    # Made at the very second of a soft revocation: after it.
+    c = write("at-revocation.pgp", cert(p, s, uid, "primary", 1))
+    rows.append(("primary-signs-primary-revoked.superseded.at-revocation", c,
+                 write("at-revocation.sig", docsig(p, T_REV)),
+                 "soft revocation", "after its key was revoked"))
     scenarios = [("primary-signs-primary-revoked", p, "primary"),
                  ("subkey-signs-primary-revoked", s, "primary"),
                  ("subkey-signs-subkey-revoked", s, "subkey")]

@@ -11,7 +11,8 @@ pgpk_need_module
 pgpk_need_data f/time-p.pgpk f/time-sub.pgpk f/time-sub-certify.pgpk \
 	f/time.good.pgpks f/time.predates.pgpks f/time.claim.pgpks \
 	f/time.sub-good.pgpks f/time.sub-unbound.pgpks \
-	f/time.sub-after-revocation.pgpks
+	f/time.sub-after-revocation.pgpks f/time.claim-notation.pgpks \
+	f/time-q.pgpk f/time.named-q.pgpks
 pgpk_load
 
 # refused DOC ERRNO LOG: DOC is refused with ERRNO, the log names LOG.
@@ -26,7 +27,16 @@ expect_ok keyctl padd asymmetric "" @s <"$F/time-p.pgpk"
 p=$PGPK_OUT
 expect_ok keyctl padd pgpk_test good @s <"$F/time.good.pgpks"
 refused predates EKEYREJECTED "signature predates its key"
-refused claim EBADMSG "is not in its hashed area"
+refused claim EBADMSG "is not the one creation time of its hashed area"
+# The claimed time's octets are in the hashed area, inside a notation: the
+# kernel reads the area's framing, not a pattern.
+refused claim-notation EBADMSG "is not the one creation time of its hashed area"
+# Signed by p an hour before p existed, named as q, the same RSA key made
+# two hours earlier: the hashed issuer fingerprint says p.
+expect_ok keyctl padd asymmetric "" @s <"$F/time-q.pgpk"
+q=$PGPK_OUT
+refused named-q EKEYREJECTED "the hashed issuer fingerprint names another key"
+expect_ok keyctl unlink "$q" @s
 
 expect_ok keyctl padd asymmetric "" @s <"$F/time-sub.pgpk"
 sub=$PGPK_OUT

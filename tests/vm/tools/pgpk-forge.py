@@ -24,7 +24,7 @@ from cryptography.x509.oid import NameOID
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "lib"))
-from pgpk_openpgp import mpi, packet  # noqa: E402
+from pgpk_openpgp import mpi, packet, subpacket  # noqa: E402
 from pgpk_wire import MAGIC, f_bytes, f_varint  # noqa: E402
 
 SHA1, SHA256 = 2, 8         # RFC 9580 9.5
@@ -182,13 +182,14 @@ def bind(primary, sub, typ=0x18, created=NOW):
 
 
 def doc_sig(signer, doc, algo=SHA256, created=NOW, typ=0, expires=None,
-            tweak=None, claim=None):
+            tweak=None, claim=None, extra=b"", issuer=None):
     """A document signature (default binary, 0x00), canonical, with its
     content.  expires: seconds after creation (RFC 9580 5.2.3.18).
     tweak: "value" flips a bit of the RSA value, "quick" of the quick
     check; the other stays right.  claim: the creation time the canonical
-    blob says, if not the one signed."""
-    area = hashed_area(signer, created)
+    blob says, if not the one signed; extra: more hashed subpackets;
+    issuer: the key the canonical blob names, if not the signer."""
+    area = hashed_area(signer, created) + extra
     if expires is not None:
         area += b"\x05\x03" + struct.pack(">I", expires)
     data = doc + v4_trailer(typ, algo, area)
@@ -198,8 +199,9 @@ def doc_sig(signer, doc, algo=SHA256, created=NOW, typ=0, expires=None,
         s = s[:-1] + bytes([s[-1] ^ 1])
     elif tweak == "quick":
         digest = bytes([digest[0] ^ 0x80]) + digest[1:]
+    named = issuer or signer
     sig = canon_sig(4, typ, algo, created if claim is None else claim, area,
-                    digest, s, signer.keyid, signer.fpr, expires)
+                    digest, s, named.keyid, named.fpr, expires)
     return s, MAGIC + f_bytes(2, sig) + f_bytes(3, doc)
 
 
@@ -327,9 +329,29 @@ def signature_times(out):
     # Signed with the key, an hour before the key's creation time.
     write(out, "time.predates.pgpks",
           doc_sig(p, doc, created=p.created - 3600)[1])
-    # Signed now, but the blob claims another time than the hashed one.
+    # Signed now, but the blob claims another time than the hashed one: one
+    # second off; or a time whose subpacket octets the signer put in a
+    # notation's value (RFC 9580 5.2.3.24), inside the hashed area.
     write(out, "time.claim.pgpks",
           doc_sig(p, doc, created=NOW - 3600, claim=NOW - 3599)[1])
+    t = p.created + 60
+    value = b"\x05\x02" + struct.pack(">I", t)
+    note = subpacket(20, b"\x80\0\0\0" + struct.pack(">HH", 4, len(value))
+                     + b"time" + value)
+    write(out, "time.claim-notation.pgpks",
+          doc_sig(p, doc, created=p.created - 3600, claim=t, extra=note)[1])
+    # The same RSA key as another key packet (another creation time, so
+    # another fingerprint), signed as p, named as q: q's rules do not apply.
+    q = Key.__new__(Key)
+    q.priv, q.n, q.e, q.uid = p.priv, p.n, p.e, b"pgpk test time q <q@t>"
+    q.created = p.created - 7200
+    q.body = (b"\x04" + struct.pack(">I", q.created) + b"\x01" + mpi(q.n)
+              + mpi(q.e))
+    q.fpr = hashlib.sha1(q.hashed()).digest()
+    q.keyid = q.fpr[-8:]
+    write(out, "time-q.pgpk", canon_key(q))
+    write(out, "time.named-q.pgpks",
+          doc_sig(p, doc, created=p.created - 3600, issuer=q)[1])
     # A subkey bound at NOW - 50000 (Key.bound), revoked softly at
     # NOW - 1000 (Key.soft_revoked), and the same subkey certify-only.
     bound, revoked = NOW - 50000, NOW - 1000
