@@ -579,6 +579,22 @@ static bool pgpk_key_bound(const struct pgpk_key_material *m, bool has_offset,
 	return ok;
 }
 
+/* Every signature's RSA value (RFC 9580 5.2.3.1) occurs in the input. */
+static bool pgpk_sigs_bound(const struct pgpk_canon *canon, const uint8_t *data,
+			    size_t len)
+{
+	struct pgpk_sig sig;
+	u32 pos = 0;
+	int ret;
+
+	if (!pgpk_contains(data, len, &canon->sig.rsa_s))
+		return false;
+	while (!(ret = pgpk_canon_next(&canon->more_signatures, &pos, &sig)))
+		if (!pgpk_contains(data, len, &sig.rsa_s))
+			return false;
+	return ret == -ENOENT;
+}
+
 static bool pgpk_answer_bound(const struct pgpk_canon *canon,
 			      enum pgpk_want want, const uint8_t *data,
 			      size_t len)
@@ -592,7 +608,7 @@ static bool pgpk_answer_bound(const struct pgpk_canon *canon,
 	 */
 	if (want == PGPK_WANT_SIG)
 		return PGPK_HAS(canon, PGPK_CANON_CONTENT) ||
-		       pgpk_contains(data, len, &canon->sig.rsa_s);
+		       pgpk_sigs_bound(canon, data, len);
 	if (!pgpk_key_bound(&key->material,
 			    PGPK_HAS(key, PGPK_KEY_PACKET_OFFSET),
 			    key->packet_offset, data, len))
@@ -662,10 +678,11 @@ static void pgpk_describe_ok(const struct pgpk_canon *canon,
 		return;
 	}
 	hash = pgpk_hash_name(canon->sig.hash_algorithm);
-	snprintf(why, why_len, "v%u signature type 0x%02x %s%s, %zu octets",
+	snprintf(why, why_len,
+		 "v%u signature type 0x%02x %s%s (%u more), %zu octets",
 		 canon->sig.version, canon->sig.type, hash ? hash : "?",
 		 PGPK_HAS(canon, PGPK_CANON_CONTENT) ? " with content" : "",
-		 blob_len);
+		 canon->more_signatures.count, blob_len);
 }
 
 static bool pgpk_sha256_matches(const uint8_t *data, size_t len,

@@ -12,6 +12,15 @@
 #include "helper/pgpk_broker.h"
 #include "helper/pgpk_child.h"
 
+/* The signatures of the answer are those the broker's policy allows. */
+static int pgpk_child_sig_filter(const void *arg, const struct pgpk_sig *sig,
+				 char *why, size_t why_len)
+{
+	const struct pgpk_child_ctx *ctx = arg;
+
+	return pgpk_policy_check_sig(ctx->policy, sig, ctx->now, why, why_len);
+}
+
 int pgpk_child_convert(const struct pgpk_child_ctx *ctx, const uint8_t *in,
 		       size_t len, int out_fd)
 {
@@ -20,6 +29,8 @@ int pgpk_child_convert(const struct pgpk_child_ctx *ctx, const uint8_t *in,
 		.now = ctx->now,
 		.allow_revoked = ctx->policy->allow_revoked,
 		.allow_expired = ctx->policy->allow_expired,
+		.sig_filter = pgpk_child_sig_filter,
+		.sig_filter_arg = ctx,
 	};
 	struct pgpk_error err;
 	char msg[PGPK_ANSWER_MAX_MSG];

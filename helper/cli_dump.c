@@ -299,6 +299,8 @@ int pgpk_cmd_dump(int argc, char **argv)
 		pgpk_dump_name(&d, "content_length");
 		fprintf(d.out, d.json ? "%u" : "%u\n", canon.content.len);
 	}
+	if (PGPK_HAS(&canon, PGPK_CANON_MORE_SIGNATURES))
+		pgpk_dump_sigs(&d, "more_signatures", &canon.more_signatures);
 	if (d.json)
 		fputs("}\n", d.out);
 	free(data);

@@ -30,6 +30,9 @@ int pgpk_cmd_sig(int argc, char **argv);
 int pgpk_cmd_dump(int argc, char **argv);
 int pgpk_cmd_bundle(int argc, char **argv);
 
+/* Every valid RSA key of certificates into the kernel (helper/cli_import.c). */
+int pgpk_cmd_import(int argc, char **argv);
+
 /* User-space reference of the kernel's signature check (helper/verify.c). */
 int pgpk_cmd_verify(int argc, char **argv);
 

@@ -60,17 +60,18 @@ static void pgpk_print_sig(const char *label, const struct pgpk_sig *s)
 		pgpk_print_hex("  issuer key ID: ", &s->issuer_key_id);
 }
 
-/* Key.third_party, each candidate decoded again as the kernel does. */
-static void pgpk_print_third_party(const struct pgpk_repeated *r)
+/*
+ * A repeated Signature field (Key.third_party, Canonical.more_signatures),
+ * each element decoded again as the kernel does.
+ */
+static void pgpk_print_sigs(const char *name, const struct pgpk_repeated *r)
 {
 	struct pgpk_sig s;
-	char label[32];
+	char label[48];
 	u32 pos = 0, i = 0;
 
-	if (r->count)
-		printf("  %u third-party candidates, newest first\n", r->count);
 	while (!pgpk_canon_next(r, &pos, &s)) {
-		snprintf(label, sizeof(label), "  third_party[%u]", i++);
+		snprintf(label, sizeof(label), "%s[%u]", name, i++);
 		pgpk_print_sig(label, &s);
 	}
 }
@@ -103,12 +104,16 @@ static void pgpk_print_canon(const struct pgpk_canon *c)
 		}
 		if (PGPK_HAS(k, PGPK_KEY_CERTIFICATION))
 			pgpk_print_sig("  certification", &k->certification);
-		pgpk_print_third_party(&k->third_party);
+		if (k->third_party.count)
+			printf("  %u third-party candidates, newest first\n",
+			       k->third_party.count);
+		pgpk_print_sigs("  third_party", &k->third_party);
 	}
 	if (PGPK_HAS(c, PGPK_CANON_SIGNATURE))
 		pgpk_print_sig("signature", &c->sig);
 	if (PGPK_HAS(c, PGPK_CANON_CONTENT))
 		printf("content: %u octets\n", c->content.len);
+	pgpk_print_sigs("more_signatures", &c->more_signatures);
 }
 
 static int pgpk_debug_instantiate(void *ctx, const uint8_t *blob, size_t len)

@@ -22,7 +22,10 @@ static const struct pgpk_command pgpk_commands[] = {
 	{ "bundle", pgpk_cmd_bundle,
 	  "FILE|-                 preload bundle of every valid RSA key" },
 	{ "verify", pgpk_cmd_verify,
-	  "--keyring FILE [--keyring FILE] SIG [DATA]  check a signature" },
+	  "[POLICY] [--signatures N] --keyring FILE [--keyring FILE] SIG [DATA]\n"
+	  "                                   check every signature (0 good, 1 bad, 2 none)" },
+	{ "import", pgpk_cmd_import,
+	  "[--keyring KEYRING] FILE...  add every valid RSA key and signing subkey (add_key)" },
 	{ "upcall", pgpk_cmd_upcall,
 	  "[POLICY] SERIAL         request-key upcall (pgpk.conf)" },
 	{ "debug", pgpk_cmd_debug,

@@ -11,10 +11,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct pgpk_sig; /* kernel/pgpk_canon.h */
+
 /* What the caller wants out of the OpenPGP bytes. */
 enum pgpk_want {
 	PGPK_WANT_KEY, /* a canonical Key (primary, or the selected subkey) */
-	PGPK_WANT_SIG, /* a canonical Signature (+ content if inline/cleartext) */
+	PGPK_WANT_SIG, /* canonical Signature(s) (+ content if inline/cleartext) */
 };
 
 struct pgpk_convert_opts {
@@ -31,6 +33,18 @@ struct pgpk_convert_opts {
 	/* Convert an expired key instead of refusing it (-EKEYEXPIRED); the
 	 * kernel refuses it all the same (it would vanish from its keyring). */
 	bool allow_expired;
+	/*
+	 * PGPK_WANT_SIG: which signatures go into the answer (at most
+	 * PGPK_MAX_SIGNATURES, in order).  Called with every RSA signature
+	 * that converts, decoded from its canonical form as the kernel will
+	 * see it; a negative errno leaves it out, with the reason in why.
+	 * NULL keeps every one.  The parser child passes the broker's policy
+	 * (pgpk_policy_check_sig()), so that what the kernel gets is what
+	 * `pgpk-helper verify` would check.
+	 */
+	int (*sig_filter)(const void *arg, const struct pgpk_sig *sig,
+			  char *why, size_t why_len);
+	const void *sig_filter_arg;
 };
 
 /* Every failure names the problem and where it was found. */
@@ -49,6 +63,8 @@ struct pgpk_error {
  *   -EBADMSG       malformed OpenPGP
  *   -ENOPKG        unsupported algorithm or version (not RSA, v3 key, ...)
  *   -ENOKEY        no key matches opts->select, or no key at all
+ * For PGPK_WANT_SIG, the answer holds every signature that converts and
+ * passes opts->sig_filter; if none does, the first one's reason.
  *   -EKEYREJECTED  the data is well formed but refused (bad self-signature)
  *   -ENOMEM        out of memory
  */

@@ -33,6 +33,13 @@
 #define PGPK_POLICY_TIMEOUT_MS 2000
 #define PGPK_POLICY_NEGATIVE_TIMEOUT 60
 /*
+ * Seconds a signature's creation time may lie ahead of the clock before
+ * it is refused as made in the future (clocks of signer and verifier
+ * disagree a little).  Measured: gpgv accepts any; sqv refuses any made
+ * after now (its --not-after), although Sequoia itself allows 30 min.
+ */
+#define PGPK_POLICY_CLOCK_SKEW 300
+/*
  * Seconds a rejection that is not a verdict about the bytes (quota,
  * signal, time-out, memory) is given.  Not 0: the kernel checks the key
  * after the helper exits and turns an already expired one into ENOKEY
@@ -73,11 +80,24 @@ const char *pgpk_hash_name(unsigned int id);
 unsigned int pgpk_be_bits(const struct pgpk_bytes *b);
 
 /*
- * Apply the policy to a decoded answer of the kind asked for.  Returns 0,
- * -EKEYREJECTED or -EKEYEXPIRED, with the rule that refused in why.
+ * Apply the policy to a decoded answer of the kind asked for (for a
+ * signature: to every one, Canonical.signature and more_signatures).
+ * Returns 0, -EKEYREJECTED or -EKEYEXPIRED, with the rule that refused
+ * in why.
  */
 int pgpk_policy_check(const struct pgpk_policy *policy,
 		      const struct pgpk_canon *canon, enum pgpk_want want,
 		      int64_t now, char *why, size_t why_len);
+
+/*
+ * The policy for one data signature: hash in --hashes, not made in the
+ * future (beyond PGPK_POLICY_CLOCK_SKEW), not expired.  Used by the
+ * broker (every signature of an answer), by the parser child to choose
+ * the signatures of its answer, and by `verify` for each signature.
+ */
+int pgpk_policy_check_sig(const struct pgpk_policy *policy,
+			  const struct pgpk_sig *sig, int64_t now, char *why,
+			  size_t why_len);
+bool pgpk_policy_hash_allowed(const struct pgpk_policy *policy, uint32_t hash);
 
 #endif /* PGPK_POLICY_H */

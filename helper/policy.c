@@ -312,18 +312,36 @@ static int pgpk_check_key(const struct pgpk_policy *policy,
 	return 0;
 }
 
-static int pgpk_check_sig(const struct pgpk_policy *policy,
+bool pgpk_policy_hash_allowed(const struct pgpk_policy *policy, uint32_t hash)
+{
+	return hash < 32 && (policy->hash_mask & 1U << hash);
+}
+
+int pgpk_policy_check_sig(const struct pgpk_policy *policy,
 			  const struct pgpk_sig *sig, int64_t now, char *why,
 			  size_t why_len)
 {
 	const char *name = pgpk_hash_name(sig->hash_algorithm);
 
 	/* RFC 9580 9.5: hash by ID; anything not allowed is refused. */
-	if (sig->hash_algorithm >= 32 ||
-	    !(policy->hash_mask & 1U << sig->hash_algorithm)) {
+	if (!pgpk_policy_hash_allowed(policy, sig->hash_algorithm)) {
 		snprintf(why, why_len,
 			 "policy: signature hash %s (%u) not in --hashes",
 			 name ? name : "unknown", sig->hash_algorithm);
+		return -EKEYREJECTED;
+	}
+	/*
+	 * A signature made in the future (RFC 9580 5.2.3.11 creation time
+	 * later than now plus a clock skew allowance) is not valid yet, as
+	 * sqv and OpenPGP.js judge (gpgv accepts it): a clock that is right
+	 * later must not make a key's owner able to date a signature ahead.
+	 */
+	if ((int64_t)sig->created > now + PGPK_POLICY_CLOCK_SKEW) {
+		snprintf(why, why_len,
+			 "policy: signature created at %" PRIu32 ", %" PRId64
+			 " s in the future (allowed clock skew %d s)",
+			 sig->created, (int64_t)sig->created - now,
+			 PGPK_POLICY_CLOCK_SKEW);
 		return -EKEYREJECTED;
 	}
 	/* RFC 9580 5.2.3.18 */
@@ -338,11 +356,32 @@ static int pgpk_check_sig(const struct pgpk_policy *policy,
 	return 0;
 }
 
+/* Every signature of a signed document: its signature, then the others. */
+static int pgpk_check_sigs(const struct pgpk_policy *policy,
+			   const struct pgpk_canon *canon, int64_t now,
+			   char *why, size_t why_len)
+{
+	struct pgpk_sig sig;
+	u32 pos = 0;
+	int ret;
+
+	ret = pgpk_policy_check_sig(policy, &canon->sig, now, why, why_len);
+	while (!ret) {
+		ret = pgpk_canon_next(&canon->more_signatures, &pos, &sig);
+		if (ret == -ENOENT)
+			return 0;
+		if (!ret)
+			ret = pgpk_policy_check_sig(policy, &sig, now, why,
+						    why_len);
+	}
+	return ret;
+}
+
 int pgpk_policy_check(const struct pgpk_policy *policy,
 		      const struct pgpk_canon *canon, enum pgpk_want want,
 		      int64_t now, char *why, size_t why_len)
 {
 	if (want == PGPK_WANT_KEY)
 		return pgpk_check_key(policy, &canon->key, now, why, why_len);
-	return pgpk_check_sig(policy, &canon->sig, now, why, why_len);
+	return pgpk_check_sigs(policy, canon, now, why, why_len);
 }

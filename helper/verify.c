@@ -3,8 +3,8 @@
  * pgpk-helper verify: the user-space reference of the kernel's signature
  * check (kernel/pgpk_verify.c, kernel/pgpk_hash.c).
  *
- *   pgpk-helper verify [POLICY] [--now T] --keyring FILE [--keyring FILE]
- *                      SIG [DATA]
+ *   pgpk-helper verify [POLICY] [--now T] [--signatures N]
+ *                      --keyring FILE [--keyring FILE] SIG [DATA]
  *
  * SIG: a detached signature (binary or armored; DATA is the signed file),
  * an inline signed or cleartext-signed message (no DATA), or a canonical
@@ -25,10 +25,20 @@
  * candidate keys and to know which are revoked (the canonical Key carries
  * no revocation: a revoked key is never converted for the kernel).
  *
- * Exit status (helper/commands.h): 0 every signature good, 1 a signature
- * is bad (the data or signature was changed), 2 anything else (no key,
- * expired or revoked key, weak hash, unsupported algorithm, malformed
- * input), each with a message naming the reason.
+ * Several signatures (an InRelease file signed with two RSA keys and an
+ * Ed25519 key, say), as gpgv and apt judge them: every signature is
+ * checked and gets one line (its key, then "Good signature", "BAD
+ * signature" or the reason it was skipped).  A signature is bad only when
+ * its key is in the keyrings, usable, and the value is wrong for the data;
+ * one that cannot be checked (no key, unsupported algorithm, expired or
+ * revoked key, hash refused by the policy, malformed) is skipped.  The
+ * kernel applies the same rule to the signatures of an upcall answer
+ * (kernel/pgpk_verify.c pgpk_sigs_check()).
+ *
+ * Exit status (helper/commands.h): 0 at least N (--signatures, default 1)
+ * good signatures and no bad one, 1 a signature is bad (the data or
+ * signature was changed), 2 fewer than N good ones and none bad (nothing
+ * checkable), with a last line counting them.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -49,14 +59,15 @@
 #include "kernel/pgpk_canon.h"
 #include "kernel/pgpk_rebuild.h"
 
-/* Verdict of one signature, ordered: the worst one is the exit status. */
+/* Verdict of one signature; the document's is in pgpk_cmd_verify(). */
 enum pgpk_verdict {
 	PGPK_VERDICT_GOOD = 0,
-	PGPK_VERDICT_ERROR = 2, /* could not check it (see the message) */
 	PGPK_VERDICT_BAD = 1, /* checked: it does not match */
+	PGPK_VERDICT_SKIPPED = 2, /* could not check it (see the message) */
 };
 
 #define PGPK_VERIFY_MAX_KEYRINGS 16
+#define PGPK_VERIFY_MAX_NEED 65536 /* --signatures */
 
 /* RFC 9580 5.2.1: signature types over a document. */
 #define PGPK_VERIFY_DOC_LAST 0x01
@@ -442,63 +453,73 @@ cleanup_pkey:
 	return ret;
 }
 
-/* Verify signature @idx of @set: prints one line, returns a verdict. */
+/* The issuer a signature names, in hex: fingerprint, else key ID. */
+static void pgpk_verify_issuer(const uint8_t *fpr, size_t fpr_len,
+			       const uint8_t *keyid, char *out)
+{
+	if (fpr_len)
+		pgpk_hex(fpr, fpr_len, out);
+	else if (keyid)
+		pgpk_hex(keyid, PGPK_KEYID_LEN, out);
+	else
+		strcpy(out, "(no issuer)");
+}
+
+static void pgpk_verify_canon_issuer(const struct pgpk_sig *sig, char *out)
+{
+	pgpk_verify_issuer(PGPK_HAS(sig, PGPK_SIG_ISSUER_FINGERPRINT) ?
+				   sig->issuer_fingerprint.data :
+				   NULL,
+			   PGPK_HAS(sig, PGPK_SIG_ISSUER_FINGERPRINT) ?
+				   sig->issuer_fingerprint.len :
+				   0,
+			   PGPK_HAS(sig, PGPK_SIG_ISSUER_KEY_ID) ?
+				   sig->issuer_key_id.data :
+				   NULL,
+			   out);
+}
+
+/* The line of a signature that is not good: its key, then why. */
+static void pgpk_verify_report(size_t idx, const char *issuer, const char *why)
+{
+	fprintf(stderr, "pgpk-helper verify: signature %zu (key %s): %s\n",
+		idx + 1, issuer, why);
+}
+
+/*
+ * Verify signature number @idx, @sig (decoded from its canonical form),
+ * over @content when the signature carries it, else the DATA file.
+ * Prints its line, returns its verdict.
+ */
 static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
-					 const struct pgpk_sigset *set,
-					 size_t idx, const uint8_t *given,
-					 size_t given_len)
+					 size_t idx, const struct pgpk_sig *sig,
+					 const struct pgpk_bytes *content)
 {
 	struct pgpk_verify_key vk = { 0 };
 	uint8_t digest[EVP_MAX_MD_SIZE];
-	struct pgpk_canon_error cerr = { 0 };
 	const uint8_t *data = vc->data;
 	size_t data_len = vc->data_len, tlen;
-	enum pgpk_verdict verdict = PGPK_VERDICT_ERROR;
-	struct pgpk_canon canon;
-	const struct pgpk_sig *sig;
+	enum pgpk_verdict verdict = PGPK_VERDICT_SKIPPED;
 	struct pgpk_bytes hashed_fpr;
-	struct pgpk_error err;
 	EVP_MD_CTX *ctx = NULL;
 	const char *hash_name;
 	unsigned int dlen = 0;
 	char why[512] = "", rule[256], fpr[2 * PGPK_FPR_MAX + 1], uid[256];
-	uint8_t *blob = NULL, *trailer = NULL;
-	const uint8_t *canon_blob = given;
+	char issuer[2 * PGPK_FPR_MAX + 1];
+	uint8_t *trailer = NULL;
 	const EVP_MD *md;
-	size_t blob_len = given_len;
 	int ret;
 
-	/* The signature, as the kernel receives it from the helper (or as
-	 * given, if it already is a canonical blob). */
-	if (!given) {
-		ret = pgpk_sig_canonical(set, idx, &blob, &blob_len, &err);
-		if (ret) {
-			snprintf(why, sizeof(why), "%s: %s (offset %zu)",
-				 ret == -ENOPKG ? "unsupported algorithm" :
-						  "malformed",
-				 err.msg, err.offset);
-			goto report;
-		}
-		canon_blob = blob;
-	}
-	if (pgpk_canon_decode(canon_blob, blob_len, &canon, &cerr) ||
-	    !PGPK_HAS(&canon, PGPK_CANON_SIGNATURE)) {
-		snprintf(
-			why, sizeof(why),
-			"malformed: canonical signature refused by the strict decoder: %s at offset %" PRIu32,
-			pgpk_canon_reason_str(cerr.reason), cerr.offset);
-		goto report;
-	}
-	sig = &canon.sig;
-	if (PGPK_HAS(&canon, PGPK_CANON_CONTENT)) {
+	pgpk_verify_canon_issuer(sig, issuer);
+	if (content) {
 		if (data) {
 			snprintf(
 				why, sizeof(why),
 				"the signature carries its signed text: give no DATA file");
 			goto report;
 		}
-		data = canon.content.data;
-		data_len = canon.content.len;
+		data = content->data;
+		data_len = content->len;
 	} else if (!data) {
 		snprintf(why, sizeof(why),
 			 "detached signature: the signed DATA file is missing");
@@ -537,17 +558,19 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 		goto report;
 	}
 	/* Default policy: SHA-1 and MD5 are never allowed for data. */
-	ret = pgpk_policy_check(&vc->policy, &canon, PGPK_WANT_SIG, vc->now,
-				rule, sizeof(rule));
+	ret = pgpk_policy_check_sig(&vc->policy, sig, vc->now, rule,
+				    sizeof(rule));
 	if (ret) {
-		if (ret == -EKEYREJECTED)
+		if (!pgpk_policy_hash_allowed(&vc->policy, sig->hash_algorithm))
 			snprintf(why, sizeof(why), "%s %s refused (%s)",
 				 sig->hash_algorithm == PGPK_HASH_SHA1 ?
 					 "weak hash" :
 					 "hash",
 				 hash_name, rule);
 		else
-			snprintf(why, sizeof(why), "expired signature (%s)",
+			snprintf(why, sizeof(why), "%s (%s)",
+				 ret == -EKEYEXPIRED ? "expired signature" :
+						       "signature refused",
 				 rule);
 		goto report;
 	}
@@ -620,19 +643,96 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 
 report:
 	if (verdict != PGPK_VERDICT_GOOD)
-		fprintf(stderr, "pgpk-helper verify: signature %zu: %s\n",
-			idx + 1, why);
+		pgpk_verify_report(idx, issuer, why);
 	EVP_MD_CTX_free(ctx);
 	free(trailer);
 	free(vk.blob);
-	free(blob);
 	return verdict;
+}
+
+/* Signature @idx of an OpenPGP input, through its canonical form. */
+static enum pgpk_verdict pgpk_verify_converted(const struct pgpk_verify_ctx *vc,
+					       const struct pgpk_sigset *set,
+					       size_t idx)
+{
+	const struct pgpk_signature *ps = &set->sigs[idx];
+	struct pgpk_canon_error cerr = { 0 };
+	char why[512], issuer[2 * PGPK_FPR_MAX + 1];
+	enum pgpk_verdict v = PGPK_VERDICT_SKIPPED;
+	struct pgpk_canon canon;
+	struct pgpk_error err;
+	uint8_t *blob = NULL;
+	size_t blob_len;
+	int ret;
+
+	/* The signature as the kernel receives it from the helper. */
+	ret = pgpk_sig_canonical(set, idx, &blob, &blob_len, &err);
+	if (ret) {
+		pgpk_verify_issuer(
+			ps->issuer_fpr, ps->issuer_fpr_len,
+			ps->has_issuer_keyid ? ps->issuer_keyid : NULL, issuer);
+		snprintf(why, sizeof(why), "%s: %s (offset %zu)",
+			 ret == -ENOPKG ? "unsupported algorithm" : "malformed",
+			 err.msg, err.offset);
+		pgpk_verify_report(idx, issuer, why);
+		return v;
+	}
+	if (pgpk_canon_decode(blob, blob_len, &canon, &cerr) ||
+	    !PGPK_HAS(&canon, PGPK_CANON_SIGNATURE)) {
+		snprintf(
+			why, sizeof(why),
+			"malformed: canonical signature refused by the strict decoder: %s at offset %" PRIu32,
+			pgpk_canon_reason_str(cerr.reason), cerr.offset);
+		pgpk_verify_report(idx, "(unknown)", why);
+	} else {
+		v = pgpk_verify_one(vc, idx, &canon.sig,
+				    PGPK_HAS(&canon, PGPK_CANON_CONTENT) ?
+					    &canon.content :
+					    NULL);
+	}
+	free(blob);
+	return v;
+}
+
+/*
+ * A canonical signature blob, decoded directly as the kernel does
+ * (kernel/pgpk_verify.c pgpk_sig_obtain()): its signature, then each of
+ * Canonical.more_signatures.
+ */
+static void pgpk_verify_canonical(const struct pgpk_verify_ctx *vc,
+				  const uint8_t *blob, size_t len,
+				  size_t count[3])
+{
+	struct pgpk_canon_error cerr = { 0 };
+	const struct pgpk_bytes *content;
+	struct pgpk_canon canon;
+	struct pgpk_sig sig;
+	char why[256];
+	size_t idx = 0;
+	u32 pos = 0;
+
+	if (pgpk_canon_decode(blob, len, &canon, &cerr) ||
+	    !PGPK_HAS(&canon, PGPK_CANON_SIGNATURE)) {
+		snprintf(
+			why, sizeof(why),
+			"malformed: canonical signature refused by the strict decoder: %s at offset %" PRIu32,
+			pgpk_canon_reason_str(cerr.reason), cerr.offset);
+		pgpk_verify_report(0, "(unknown)", why);
+		count[PGPK_VERDICT_SKIPPED]++;
+		return;
+	}
+	content = PGPK_HAS(&canon, PGPK_CANON_CONTENT) ? &canon.content : NULL;
+	count[pgpk_verify_one(vc, idx++, &canon.sig, content)]++;
+	while (!pgpk_canon_next(&canon.more_signatures, &pos, &sig))
+		count[pgpk_verify_one(vc, idx++, &sig, content)]++;
 }
 
 static void pgpk_verify_usage(void)
 {
 	fprintf(stderr,
-		"usage: pgpk-helper verify [POLICY] [--now SECONDS] --keyring FILE [--keyring FILE ...] SIG [DATA]\n");
+		"usage: pgpk-helper verify [POLICY] [--now SECONDS] [--signatures N] --keyring FILE [--keyring FILE ...] SIG [DATA]\n"
+		"  every signature is checked and reported; exit 0: N (default 1) good\n"
+		"  and none bad, 1: a bad signature, 2: fewer than N good, none bad\n");
 	pgpk_policy_usage(stderr);
 }
 
@@ -668,13 +768,13 @@ static int pgpk_verify_add_keyring(struct pgpk_verify_ctx *vc, const char *path)
 int pgpk_cmd_verify(int argc, char **argv)
 {
 	struct pgpk_verify_ctx vc = { .now = time(NULL) };
+	size_t need = 1, count[3] = { 0 };
 	const char *keyrings[PGPK_VERIFY_MAX_KEYRINGS];
 	const char *sig_path = NULL, *data_path = NULL;
-	size_t nkeyrings = 0, i, nsigs, sig_len = 0, data_len = 0;
+	size_t nkeyrings = 0, i, sig_len = 0, data_len = 0;
 	bool canonical;
 	uint8_t *sig_buf = NULL, *data_buf = NULL;
 	struct pgpk_sigset *set = NULL;
-	enum pgpk_verdict worst = PGPK_VERDICT_GOOD, v;
 	struct pgpk_error err;
 	int ret = 2, a, r;
 
@@ -688,6 +788,17 @@ int pgpk_cmd_verify(int argc, char **argv)
 				return 2;
 			}
 			keyrings[nkeyrings++] = argv[++a];
+		} else if (!strcmp(argv[a], "--signatures") && a + 1 < argc) {
+			char *end;
+
+			need = strtoul(argv[++a], &end, 10);
+			if (*end || end == argv[a] || argv[a][0] == '-' ||
+			    !need || need > PGPK_VERIFY_MAX_NEED) {
+				fprintf(stderr,
+					"pgpk-helper verify: --signatures wants 1..%d, got '%s'\n",
+					PGPK_VERIFY_MAX_NEED, argv[a]);
+				return 2;
+			}
 		} else if (!strcmp(argv[a], "--now") && a + 1 < argc) {
 			char *end;
 
@@ -758,17 +869,21 @@ int pgpk_cmd_verify(int argc, char **argv)
 		if (pgpk_verify_add_keyring(&vc, keyrings[i]))
 			goto cleanup;
 
-	/* gpgv's rule: 1 if a signature is bad (and, like gpgv, stop
-	 * there), else 2 if one could not be checked, else 0. */
-	nsigs = canonical ? 1 : set->nsigs;
-	for (i = 0; i < nsigs && worst != PGPK_VERDICT_BAD; i++) {
-		v = pgpk_verify_one(&vc, set, i, canonical ? sig_buf : NULL,
-				    sig_len);
-		if (v == PGPK_VERDICT_BAD ||
-		    (v == PGPK_VERDICT_ERROR && worst == PGPK_VERDICT_GOOD))
-			worst = v;
-	}
-	ret = worst;
+	/* Every signature, then the document's verdict (apt's rule). */
+	if (canonical)
+		pgpk_verify_canonical(&vc, sig_buf, sig_len, count);
+	else
+		for (i = 0; i < set->nsigs; i++)
+			count[pgpk_verify_converted(&vc, set, i)]++;
+	fprintf(stderr,
+		"pgpk-helper verify: %zu good, %zu bad, %zu skipped signature%s (%zu good required)\n",
+		count[PGPK_VERDICT_GOOD], count[PGPK_VERDICT_BAD],
+		count[PGPK_VERDICT_SKIPPED],
+		count[PGPK_VERDICT_SKIPPED] == 1 ? "" : "s", need);
+	if (count[PGPK_VERDICT_BAD])
+		ret = 1;
+	else
+		ret = count[PGPK_VERDICT_GOOD] >= need ? 0 : 2;
 
 cleanup:
 	for (i = 0; i < vc.nrings; i++)

@@ -105,7 +105,7 @@ int pgpk_verify_signature(const void *data, size_t len,
 					      size_t len, size_t asn1hdrlen),
 			  void *ctx);
 int pgpk_sig_obtain(const u8 *raw, size_t len, struct pgpk_answer *ans);
-int pgpk_sig_check(const struct pgpk_canon *c, const void *data, size_t len,
+int pgpk_sig_check(const struct pgpk_sig *sig, const void *data, size_t len,
 		   struct key *keyring);
 int pgpk_sig_key_check(const struct key *key, const struct pgpk_sig *sig,
 		       bool document);

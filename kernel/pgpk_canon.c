@@ -149,7 +149,7 @@ static enum pgpk_canon_reason pgpk_check_key(const void *msg, u32 *field)
 							   PGPK_E_MISSING;
 }
 
-/* Exactly one of key and signature; content only with a signature. */
+/* Exactly one of key and signature; content, more only with a signature. */
 static enum pgpk_canon_reason pgpk_check_canon(const void *msg, u32 *field)
 {
 	const struct pgpk_canon *c = msg;
@@ -161,6 +161,9 @@ static enum pgpk_canon_reason pgpk_check_canon(const void *msg, u32 *field)
 		return PGPK_E_ENVELOPE;
 	*field = PGPK_CANON_CONTENT;
 	if (PGPK_HAS(c, PGPK_CANON_CONTENT) && !sig)
+		return PGPK_E_ENVELOPE;
+	*field = PGPK_CANON_MORE_SIGNATURES;
+	if (PGPK_HAS(c, PGPK_CANON_MORE_SIGNATURES) && !sig)
 		return PGPK_E_ENVELOPE;
 	return PGPK_OK;
 }
@@ -234,6 +237,8 @@ static const struct pgpk_field_desc pgpk_canon_fields[] = {
 	SUBMSG(struct pgpk_canon, sig, false, &pgpk_sig_desc),
 	FIELD(struct pgpk_canon, content, PGPK_K_BYTES, false, 0,
 	      PGPK_MAX_CONTENT),
+	REPEATED(struct pgpk_canon, more_signatures, struct pgpk_sig,
+		 &pgpk_sig_desc, PGPK_MAX_SIGNATURES - 1),
 };
 
 static const struct pgpk_msg_desc pgpk_canon_desc = {

@@ -38,6 +38,11 @@ typedef __u64 u64;
  * forgeries can push a genuine one out of the helper's answer.
  */
 #define PGPK_MAX_THIRD_PARTY	256
+/*
+ * Signatures of one document in an answer: Canonical.signature and at
+ * most PGPK_MAX_SIGNATURES - 1 more_signatures.
+ */
+#define PGPK_MAX_SIGNATURES	16
 /* Issuers smaller than this are refused; their values are >= 248 octets. */
 #define PGPK_MIN_ISSUER_BITS	2048
 
@@ -85,6 +90,7 @@ enum pgpk_canon_field {
 	PGPK_CANON_KEY = 1,
 	PGPK_CANON_SIGNATURE,
 	PGPK_CANON_CONTENT,
+	PGPK_CANON_MORE_SIGNATURES,
 };
 
 #define PGPK_HAS(msg, field)	(!!((msg)->present & (1u << (field))))
@@ -153,6 +159,7 @@ struct pgpk_canon {
 	struct pgpk_key key;
 	struct pgpk_sig sig;
 	struct pgpk_bytes content;
+	struct pgpk_repeated more_signatures;	/* of struct pgpk_sig */
 };
 
 /* Why a blob was refused; the decoder itself always returns -EBADMSG. */

@@ -5,7 +5,9 @@
  * is a signed message (inline or cleartext signed, or a canonical
  * signature with content); .preparse verifies it against the module's
  * trusted keyring, then the caller's session keyring; the key's payload
- * is the signed content.  A bad signature fails the add.
+ * is the signed content (at most 32767 octets, user_preparse()).  A bad
+ * signature fails the add; of several signatures (pgpk_sigs_check()),
+ * those whose key is in the keyring searched must all verify.
  *
  *	gpg --compress-algo=none -s content.txt
  *	keyctl padd pgpk_test t @s <content.txt.gpg

@@ -18,6 +18,7 @@
 #define pr_fmt(fmt) "pgpk: " fmt
 
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <keys/asymmetric-subtype.h>
 #include <keys/asymmetric-type.h>
@@ -27,6 +28,25 @@
 #define PGPK_SIG_DOCUMENT_LAST	0x01	/* RFC 9580 5.2.1: binary, text */
 #define PGPK_KEY_FLAG_SIGN	0x02	/* RFC 9580 5.2.3.29 */
 
+/* RFC 9580 5.2.3.1: every signature's RSA value is in the bytes. */
+static bool pgpk_sigs_bound(const struct pgpk_input *in,
+			    const struct pgpk_canon *c)
+{
+	const struct pgpk_sig *sig = &c->sig;
+	struct pgpk_sig more;
+	u32 pos = 0;
+	int ret;
+
+	for (;;) {
+		if (!pgpk_input_contains(in, sig->rsa_s.data, sig->rsa_s.len))
+			return false;
+		ret = pgpk_canon_next(&c->more_signatures, &pos, &more);
+		if (ret)
+			return ret == -ENOENT;
+		sig = &more;
+	}
+}
+
 /**
  * pgpk_sig_obtain - decode a signature, canonical or OpenPGP
  * @raw: the signature as given
@@ -34,9 +54,9 @@
  * @ans: the decoded signature; release with pgpk_answer_put()
  *
  * OpenPGP goes through the upcall; the answer is bound to the submitted
- * bytes by its RSA value, which must occur in them (RFC 9580 5.2.3.1: the
- * value is stored verbatim).  Combined with the verification, the
- * content is the one that signature signs.
+ * bytes by the RSA values of its signatures, which must occur in them
+ * (RFC 9580 5.2.3.1: the value is stored verbatim).  Combined with the
+ * verification, the content is the one those signatures sign.
  */
 int pgpk_sig_obtain(const u8 *raw, size_t len, struct pgpk_answer *ans)
 {
@@ -56,8 +76,7 @@ int pgpk_sig_obtain(const u8 *raw, size_t len, struct pgpk_answer *ans)
 			return ret;
 		ret = pgpk_upcall("sig", &in, NULL, ans);
 		if (!ret && PGPK_HAS(&ans->canon, PGPK_CANON_SIGNATURE) &&
-		    !pgpk_input_contains(&in, ans->canon.sig.rsa_s.data,
-					 ans->canon.sig.rsa_s.len)) {
+		    !pgpk_sigs_bound(&in, &ans->canon)) {
 			pr_warn_ratelimited("binding: signature value not in the submitted bytes\n");
 			ret = -EKEYREJECTED;
 		}
@@ -156,64 +175,108 @@ int pgpk_sig_key_check(const struct key *key, const struct pgpk_sig *sig,
 
 /**
  * pgpk_sig_check - verify a decoded signature over data
- * @c: decoded canonical blob holding a signature
+ * @sig: the signature, decoded from a canonical blob
  * @data: the signed data
  * @len: its length
  * @keyring: where to find the issuer
  *
- * Return: 0, -ENOPKG unsupported algorithm, -EKEYREJECTED bad signature
- * or not a document signature or made outside its key's lifetime, -ENOKEY
- * no issuer key, -EKEYEXPIRED expired signature or key, -EBADMSG a
- * creation time that is not the one of the hashed area.
+ * Return: 0, -ENOKEY no issuer key (checked first), -ENOPKG unsupported
+ * algorithm, -EKEYREJECTED bad signature or not a document signature or
+ * made outside its key's lifetime, -EKEYEXPIRED expired signature or key,
+ * -EBADMSG a creation time that is not the one of the hashed area.
  */
-int pgpk_sig_check(const struct pgpk_canon *c, const void *data, size_t len,
+int pgpk_sig_check(const struct pgpk_sig *sig, const void *data, size_t len,
 		   struct key *keyring)
 {
-	const struct pgpk_sig *sig = &c->sig;
-	struct public_key_signature *pks;
+	struct public_key_signature ids = { }, *pks;
 	struct pgpk_digest *d;
 	struct key *key;
 	int ret;
 
+	/*
+	 * The issuer first: a signature whose key is not there is skipped
+	 * by pgpk_sigs_check() whatever else is wrong with it.
+	 */
+	ret = pgpk_sig_auth_ids(&ids, sig);
+	if (ret)
+		goto error_free_ids;
+	key = pgpk_find_issuer(keyring, &ids);
+	if (IS_ERR(key)) {
+		ret = PTR_ERR(key);
+		goto error_free_ids;
+	}
+	ret = -EKEYREJECTED;
 	if (sig->type > PGPK_SIG_DOCUMENT_LAST) {
 		pr_warn_ratelimited("signature type 0x%02x does not sign a document\n",
 				    sig->type);
-		return -EKEYREJECTED;
+		goto error_put_key;
 	}
+	ret = -EKEYEXPIRED;
 	if (sig->expires && sig->expires <= ktime_get_real_seconds()) {
 		pr_warn_ratelimited("signature expired at %llu\n", sig->expires);
-		return -EKEYEXPIRED;
+		goto error_put_key;
 	}
 	d = pgpk_digest_begin(sig);
-	if (IS_ERR(d))
-		return PTR_ERR(d);
+	if (IS_ERR(d)) {
+		ret = PTR_ERR(d);
+		goto error_put_key;
+	}
 	ret = pgpk_digest_data(d, data, len);
 	if (ret) {
 		pgpk_digest_abort(d);
-		return ret;
+		goto error_put_key;
 	}
 	pks = pgpk_digest_end(d);
-	if (IS_ERR(pks))
-		return PTR_ERR(pks);
-	ret = pgpk_sig_auth_ids(pks, sig);
-	if (ret)
-		goto error_free_pks;
-
-	key = pgpk_find_issuer(keyring, pks);
-	if (IS_ERR(key)) {
-		ret = PTR_ERR(key);
-		goto error_free_pks;
+	if (IS_ERR(pks)) {
+		ret = PTR_ERR(pks);
+		goto error_put_key;
 	}
+	memcpy(pks->auth_ids, ids.auth_ids, sizeof(ids.auth_ids));
+	memset(ids.auth_ids, 0, sizeof(ids.auth_ids));
 	ret = pgpk_sig_key_check(key, sig, true);
 	if (!ret)
 		ret = verify_signature(key, pks);
 	if (ret)
 		pr_warn_ratelimited("signature by key %x refused: %d\n", key_serial(key),
 				    ret);
-	key_put(key);
-error_free_pks:
 	public_key_signature_free(pks);
+error_put_key:
+	key_put(key);
+error_free_ids:
+	kfree(ids.auth_ids[0]);
+	kfree(ids.auth_ids[1]);
 	return ret;
+}
+
+/*
+ * A document signed by several keys (Canonical.signature and
+ * more_signatures), judged as gpgv, apt and `pgpk-helper verify` do: a
+ * signature whose issuer is not in @keyring is skipped; any other failure
+ * (a bad value for a key that is there) refuses the document; at least
+ * one must verify.  Return: 0, -ENOKEY if no issuer was found, else the
+ * first failure.
+ */
+static int pgpk_sigs_check(const struct pgpk_canon *c, const void *data,
+			   size_t len, struct key *keyring)
+{
+	const struct pgpk_sig *sig = &c->sig;
+	struct pgpk_sig more;
+	bool good = false;
+	u32 pos = 0;
+	int ret;
+
+	for (;;) {
+		ret = pgpk_sig_check(sig, data, len, keyring);
+		if (ret && ret != -ENOKEY)
+			return ret;
+		good |= !ret;
+		ret = pgpk_canon_next(&c->more_signatures, &pos, &more);
+		if (ret == -ENOENT)
+			return good ? 0 : -ENOKEY;
+		if (ret)
+			return ret;
+		sig = &more;
+	}
 }
 
 /**
@@ -221,7 +284,9 @@ error_free_pks:
  * @data: the signed data, or NULL to verify the content the signature
  *	carries (an inline or cleartext signed message)
  * @len: size of @data
- * @raw_sig: the signature: canonical blob, or OpenPGP binary or armored
+ * @raw_sig: the signature(s): canonical blob, or OpenPGP binary or armored
+ *	(several signatures: those whose key is found must all verify, and
+ *	one at least; pgpk_sigs_check())
  * @sig_len: size of @raw_sig
  * @trusted_keys: keyring to find the key in; NULL or
  *	VERIFY_USE_SECONDARY_KEYRING for the module's ".pgpk" keyring
@@ -262,7 +327,7 @@ int pgpk_verify_signature(const void *data, size_t len,
 		data = ans.canon.content.data;
 		len = ans.canon.content.len;
 	}
-	ret = pgpk_sig_check(&ans.canon, data, len, trusted_keys);
+	ret = pgpk_sigs_check(&ans.canon, data, len, trusted_keys);
 	if (!ret && view_content)
 		ret = view_content(ctx, data, len, 0);
 error_put_answer:

@@ -502,19 +502,33 @@ out_free:
 	return ret;
 }
 
-int pgpk_sig_canonical(const struct pgpk_sigset *set, size_t idx,
-		       uint8_t **blob, size_t *blob_len, struct pgpk_error *err)
+int pgpk_sigs_canonical(const struct pgpk_sigset *set, const size_t *idx,
+			size_t n, uint8_t **blob, size_t *blob_len,
+			struct pgpk_error *err)
 {
 	Pgpk__Canonical c = PGPK__CANONICAL__INIT;
-	Pgpk__Signature s = PGPK__SIGNATURE__INIT;
+	Pgpk__Signature s[PGPK_MAX_SIGNATURES];
+	Pgpk__Signature *more[PGPK_MAX_SIGNATURES - 1];
+	size_t i;
 	int ret;
 
-	if (idx >= set->nsigs)
-		return pgpk_fail(err, -ENOKEY, 0, "no signature %zu", idx);
-	ret = pgpk_sig_msg(&set->sigs[idx], &s, err);
-	if (ret)
-		return ret;
-	c.signature = &s;
+	if (!n || n > PGPK_MAX_SIGNATURES)
+		return pgpk_fail(err, -EINVAL, 0, "%zu signatures, want 1..%d",
+				 n, PGPK_MAX_SIGNATURES);
+	for (i = 0; i < n; i++) {
+		if (idx[i] >= set->nsigs)
+			return pgpk_fail(err, -ENOKEY, 0, "no signature %zu",
+					 idx[i]);
+		pgpk__signature__init(&s[i]);
+		ret = pgpk_sig_msg(&set->sigs[idx[i]], &s[i], err);
+		if (ret)
+			return ret;
+		if (i)
+			more[i - 1] = &s[i];
+	}
+	c.signature = &s[0];
+	c.n_more_signatures = n - 1;
+	c.more_signatures = more;
 	if (set->has_content) {
 		if (set->content_len > PGPK_MAX_CONTENT)
 			return pgpk_fail(
@@ -526,6 +540,12 @@ int pgpk_sig_canonical(const struct pgpk_sigset *set, size_t idx,
 		c.content.len = set->content_len;
 	}
 	return pgpk_pack(&c, blob, blob_len, err);
+}
+
+int pgpk_sig_canonical(const struct pgpk_sigset *set, size_t idx,
+		       uint8_t **blob, size_t *blob_len, struct pgpk_error *err)
+{
+	return pgpk_sigs_canonical(set, &idx, 1, blob, blob_len, err);
 }
 
 static int pgpk_convert_key(const uint8_t *in, size_t len,
@@ -569,22 +589,71 @@ out_free_ring:
 	return ret;
 }
 
-static int pgpk_convert_sig(const uint8_t *in, size_t len, uint8_t **out,
+/*
+ * May set->sigs[idx] go into the answer?  It must convert (RSA, well
+ * formed) and pass the caller's filter (the broker's policy), which sees
+ * it as the kernel will, decoded from its canonical form.
+ */
+static int pgpk_sig_usable(const struct pgpk_sigset *set, size_t idx,
+			   const struct pgpk_convert_opts *opts,
+			   struct pgpk_error *err)
+{
+	struct pgpk_canon canon;
+	uint8_t *blob = NULL;
+	size_t len;
+	int ret;
+
+	ret = pgpk_sig_canonical(set, idx, &blob, &len, err);
+	if (ret || !opts || !opts->sig_filter)
+		goto out_free;
+	ret = pgpk_canon_decode(blob, len, &canon, NULL);
+	if (ret) {
+		pgpk_fail(err, ret, set->sigs[idx].offset,
+			  "signature at offset %zu: not canonical",
+			  set->sigs[idx].offset);
+		goto out_free;
+	}
+	ret = opts->sig_filter(opts->sig_filter_arg, &canon.sig, err->msg,
+			       sizeof(err->msg));
+	if (ret) {
+		err->code = ret;
+		err->offset = set->sigs[idx].offset;
+	}
+out_free:
+	free(blob);
+	return ret;
+}
+
+/*
+ * Every signature that may go into the answer, in order, at most
+ * PGPK_MAX_SIGNATURES: the first is Canonical.signature, the others
+ * more_signatures.  None: the first signature's reason.
+ */
+static int pgpk_convert_sig(const uint8_t *in, size_t len,
+			    const struct pgpk_convert_opts *opts, uint8_t **out,
 			    size_t *out_len, struct pgpk_error *err)
 {
+	size_t keep[PGPK_MAX_SIGNATURES], n = 0, i;
 	struct pgpk_sigset *set;
-	size_t i;
+	struct pgpk_error e;
 	int ret;
 
 	ret = pgpk_sigset_parse(in, len, &set, err);
 	if (ret)
 		return ret;
-	/* The first RSA signature; the others cannot be converted. */
-	for (i = 0; i < set->nsigs; i++)
-		if (pgpk_pk_algo_is_rsa(set->sigs[i].pk_algo))
-			break;
-	ret = pgpk_sig_canonical(set, i < set->nsigs ? i : 0, out, out_len,
-				 err);
+	for (i = 0; i < set->nsigs && n < PGPK_MAX_SIGNATURES; i++) {
+		memset(&e, 0, sizeof(e));
+		if (!pgpk_sig_usable(set, i, opts, &e))
+			keep[n++] = i;
+		else if (!err->code)
+			*err = e;
+	}
+	if (n) {
+		memset(err, 0, sizeof(*err));
+		ret = pgpk_sigs_canonical(set, keep, n, out, out_len, err);
+	} else {
+		ret = err->code;
+	}
 	pgpk_sigset_free(set);
 	return ret;
 }
@@ -606,7 +675,7 @@ int pgpk_convert(const uint8_t *in, size_t len, enum pgpk_want want,
 		ret = pgpk_convert_key(in, len, opts, out, out_len, err);
 		break;
 	case PGPK_WANT_SIG:
-		ret = pgpk_convert_sig(in, len, out, out_len, err);
+		ret = pgpk_convert_sig(in, len, opts, out, out_len, err);
 		break;
 	default:
 		ret = pgpk_fail(err, -EINVAL, 0, "unknown conversion %d",

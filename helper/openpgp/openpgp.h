@@ -460,6 +460,15 @@ int pgpk_sig_canonical(const struct pgpk_sigset *set, size_t idx,
 		       uint8_t **blob, size_t *blob_len,
 		       struct pgpk_error *err);
 
+/*
+ * The same for several signatures of the set, set->sigs[idx[0..n)], n at
+ * most PGPK_MAX_SIGNATURES: the first as Canonical.signature, the others
+ * as Canonical.more_signatures (proto/pgpk.proto).
+ */
+int pgpk_sigs_canonical(const struct pgpk_sigset *set, const size_t *idx,
+			size_t n, uint8_t **blob, size_t *blob_len,
+			struct pgpk_error *err);
+
 /* ---- hashing and verification helpers (cert.c), used by verify ---- */
 
 /* OpenSSL digest name for an RFC 9580 9.5 hash id, or NULL. */

@@ -7,8 +7,9 @@
  * 2. Every non-canonical spelling is refused, with its specific reason:
  *    the blobs are written field by field by a tiny independent encoder
  *    (checked first to produce protobuf-c's exact bytes for a valid one).
- * 3. A repeated field (Key.third_party) decodes to the very elements
- *    protobuf-c packed, read back one by one with pgpk_canon_next().
+ * 3. A repeated field (Key.third_party, Canonical.more_signatures)
+ *    decodes to the very elements protobuf-c packed, read back one by one
+ *    with pgpk_canon_next().
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -245,7 +246,7 @@ static void pgpk_test_round_trip(unsigned int iterations)
 {
 	struct pgpk_pools *p = calloc(1, sizeof(*p));
 	Pgpk__KeyMaterial mat, prim;
-	Pgpk__Signature sig, cert, third[4], *thirds[4];
+	Pgpk__Signature sig, cert, third[4], *thirds[4], more[4], *mores[4];
 	struct pgpk_canon_error err;
 	struct pgpk_canon *d = malloc(sizeof(*d));
 	uint64_t seed = 0x9e3779b97f4a7c15ULL;
@@ -309,6 +310,12 @@ static void pgpk_test_round_trip(unsigned int iterations)
 				c.content =
 					pgpk_rand_bytes(&seed, p->content, 0,
 							sizeof(p->content), 0);
+			c.n_more_signatures = pgpk_rand(&seed) % 5;
+			for (j = 0; j < c.n_more_signatures; j++) {
+				pgpk_rand_sig(&seed, &more[j], p, 1);
+				mores[j] = &more[j];
+			}
+			c.more_signatures = mores;
 		}
 		blob = pgpk_pack(&c, &len);
 		ret = pgpk_canon_decode(blob, len, d, &err);
@@ -322,13 +329,20 @@ static void pgpk_test_round_trip(unsigned int iterations)
 				   "round trip %u: key values differ", i);
 			ok++;
 		} else {
-			pgpk_check(pgpk_same_sig(&d->sig, c.signature) &&
-					   !PGPK_HAS(d, PGPK_CANON_KEY) &&
-					   PGPK_HAS(d, PGPK_CANON_CONTENT) ==
-						   c.has_content &&
-					   pgpk_same_bytes(&d->content,
-							   &c.content),
-				   "round trip %u: signature values differ", i);
+			pgpk_check(
+				pgpk_same_sig(&d->sig, c.signature) &&
+					!PGPK_HAS(d, PGPK_CANON_KEY) &&
+					PGPK_HAS(d, PGPK_CANON_CONTENT) ==
+						c.has_content &&
+					pgpk_same_bytes(&d->content,
+							&c.content) &&
+					PGPK_HAS(d,
+						 PGPK_CANON_MORE_SIGNATURES) ==
+						!!c.n_more_signatures &&
+					pgpk_same_sigs(&d->more_signatures,
+						       c.more_signatures,
+						       c.n_more_signatures),
+				"round trip %u: signature values differ", i);
 			ok++;
 		}
 		free(blob);
@@ -739,8 +753,10 @@ static void pgpk_test_sig_variants(void)
 		 pgpk_w_raw(&rest, "\x00", 1));
 	SIG_CASE("trailing second signature", PGPK_E_DUPLICATE, 4,
 		 pgpk_w_bytes(&rest, 2, sig.buf, sig.len));
-	SIG_CASE("trailing field 4", PGPK_E_UNKNOWN_FIELD, 4,
+	SIG_CASE("trailing field 4 as varint", PGPK_E_WIRE_TYPE, 4,
 		 pgpk_w_uint(&rest, 4, 1));
+	SIG_CASE("trailing field 5", PGPK_E_UNKNOWN_FIELD, 4,
+		 pgpk_w_uint(&rest, 5, 1));
 	SIG_CASE("trailing partial tag", PGPK_E_TRUNCATED, 4,
 		 pgpk_w_raw(&rest, "\x80", 1));
 }
@@ -819,6 +835,82 @@ static void pgpk_test_repeated(void)
 		pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
 		pgpk_w_uint(&rest, 14, 0);
 	});
+}
+
+/* Canonical.more_signatures: after content, bounded, each a Signature. */
+static void pgpk_test_more_signatures(void)
+{
+	struct pgpk_w mat = { .len = 0 }, sig = { .len = 0 }, bad, blob;
+	static struct pgpk_w rest;
+	static struct pgpk_canon d;
+	struct pgpk_sig e;
+	unsigned int i;
+	u32 pos = 0;
+
+	pgpk_w_sig(&sig, 4);
+	bad.len = 0;
+	pgpk_w_sig(&bad, 5);
+
+#define MORE_CASE(name, want, body)                  \
+	do {                                         \
+		rest.len = 0;                        \
+		body;                                \
+		pgpk_w_sig_blob(&blob, &sig, &rest); \
+		EXPECT(name, &blob, want);           \
+	} while (0)
+
+	MORE_CASE("content and three more signatures", PGPK_OK, {
+		pgpk_w_bytes(&rest, 3, "text", 4);
+		for (i = 0; i < 3; i++)
+			pgpk_w_bytes(&rest, 4, sig.buf, sig.len);
+	});
+	pgpk_check(!pgpk_canon_decode(blob.buf, blob.len, &d, NULL) &&
+			   d.more_signatures.count == 3 &&
+			   d.more_signatures.len == 3 * (2 + sig.len) &&
+			   PGPK_HAS(&d, PGPK_CANON_MORE_SIGNATURES),
+		   "three more signatures: count and span");
+	for (i = 0; i < 3; i++)
+		pgpk_check(!pgpk_canon_next(&d.more_signatures, &pos, &e) &&
+				   e.version == 4 && e.quick_check == 0xbeef,
+			   "more signature %u decoded again", i);
+	pgpk_check(pgpk_canon_next(&d.more_signatures, &pos, &e) == -ENOENT,
+		   "no fourth more signature");
+	MORE_CASE("detached, one more signature", PGPK_OK,
+		  pgpk_w_bytes(&rest, 4, sig.buf, sig.len));
+	MORE_CASE("15 more signatures", PGPK_OK, {
+		for (i = 0; i < PGPK_MAX_SIGNATURES - 1; i++)
+			pgpk_w_bytes(&rest, 4, sig.buf, sig.len);
+	});
+	MORE_CASE("16 more signatures", PGPK_E_COUNT, {
+		for (i = 0; i < PGPK_MAX_SIGNATURES; i++)
+			pgpk_w_bytes(&rest, 4, sig.buf, sig.len);
+	});
+	MORE_CASE("more signature before content", PGPK_E_ORDER, {
+		pgpk_w_bytes(&rest, 4, sig.buf, sig.len);
+		pgpk_w_bytes(&rest, 3, "text", 4);
+	});
+	MORE_CASE("second more signature version 5", PGPK_E_RANGE, {
+		pgpk_w_bytes(&rest, 4, sig.buf, sig.len);
+		pgpk_w_bytes(&rest, 4, bad.buf, bad.len);
+	});
+	MORE_CASE("empty more signature", PGPK_E_MISSING,
+		  pgpk_w_bytes(&rest, 4, "", 0));
+	MORE_CASE("more signatures, then field 5", PGPK_E_UNKNOWN_FIELD, {
+		pgpk_w_bytes(&rest, 4, sig.buf, sig.len);
+		pgpk_w_uint(&rest, 5, 0);
+	});
+
+	/* Only with a signature. */
+	pgpk_w_material(&mat);
+	rest.len = 0;
+	pgpk_w_bytes(&rest, 4, sig.buf, sig.len);
+	pgpk_w_key_blob(&blob, &mat, NULL);
+	pgpk_w_raw(&blob, rest.buf, rest.len);
+	EXPECT("key with more signatures", &blob, PGPK_E_ENVELOPE);
+	blob.len = 0;
+	pgpk_w_raw(&blob, PGPK_MAGIC, PGPK_MAGIC_LEN);
+	pgpk_w_raw(&blob, rest.buf, rest.len);
+	EXPECT("more signatures alone", &blob, PGPK_E_ENVELOPE);
 }
 
 static void pgpk_test_envelope(void)
@@ -901,6 +993,7 @@ int main(void)
 	pgpk_test_key_variants();
 	pgpk_test_sig_variants();
 	pgpk_test_repeated();
+	pgpk_test_more_signatures();
 	pgpk_test_envelope();
 	pgpk_test_truncation();
 	pgpk_test_round_trip(3000);

@@ -200,6 +200,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pgpk_fuzz_sig(&canon.sig, ref->signature, data, size);
 	pgpk_fuzz_bytes(&canon.content, PGPK_HAS(&canon, PGPK_CANON_CONTENT),
 			&ref->content, ref->has_content, data, size, "content");
+	if (ref->n_more_signatures > PGPK_MAX_SIGNATURES - 1 ||
+	    (ref->n_more_signatures && !ref->signature))
+		pgpk_fuzz_fail("more_signatures beyond their rules");
+	pgpk_fuzz_repeated(&canon.more_signatures,
+			   PGPK_HAS(&canon, PGPK_CANON_MORE_SIGNATURES),
+			   ref->more_signatures, ref->n_more_signatures, data,
+			   size);
 	pgpk__canonical__free_unpacked(ref, NULL);
 	return 0;
 }

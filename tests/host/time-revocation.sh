@@ -31,7 +31,9 @@ verdict() {
 	if out=$("$helper" verify "$@" 2>&1); then
 		echo good
 	else
-		echo "$out" | tail -n 1
+		# the signature's line, not the count after it
+		echo "$out" | grep -v '^pgpk-helper verify: [0-9]* good, ' |
+			tail -n 1
 	fi
 }
 check() {

@@ -233,7 +233,7 @@ pgpk_verdicts() {
 	rc=$?
 	awk '/^Good signature from .* \(key [0-9A-F]+\)$/ {
 		f = $NF; sub(/\)$/, "", f); print "good " f; next }
-	/^pgpk-helper verify: signature [0-9]+: / {
+	/^pgpk-helper verify: signature [0-9]+ \(key [^)]*\): / {
 		v = "error"
 		if ($0 ~ /BAD signature/) v = "bad"
 		else if ($0 ~ /expired key/) v = "expired-key"
@@ -254,11 +254,13 @@ check() {
 	shift 2
 	g=$(gpgv_verdicts "$ring" "$@")
 	p=$(pgpk_verdicts --keyring "$ring" "$@")
-	# pgpk's exit status, gpgv's rule: 1 if a signature is bad, else 2 if
-	# one could not be checked, else 0.
+	# pgpk's exit status, apt's rule on gpgv's verdicts: 1 if a signature
+	# is bad, else 0 if one is good, else 2.  gpgv stops at the first bad
+	# signature, pgpk checks them all: compare up to the first bad one.
 	if echo "$g" | grep -q '^bad'; then
 		want_exit=1
-	elif echo "$g" | grep -qv '^good'; then
+		p=$(echo "$p" | sed '/^bad/q'; echo "$p" | tail -n 1)
+	elif ! echo "$g" | grep -q '^good'; then
 		want_exit=2
 	fi
 	if [ -n "$g" ] && [ "$(printf '%s\nexit %s' "$g" "$want_exit")" = "$p" ]; then
