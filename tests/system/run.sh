@@ -116,6 +116,9 @@ fi
 mirror=$(sed -n 's/^URIs: *\(http[^ ]*\/debian\)\/* *$/\1/p' \
 	/etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n 1)
 mirror=${mirror:-http://deb.debian.org/debian}
+security=$(sed -n 's/^URIs: *\(http[^ ]*\/debian-security\)\/* *$/\1/p' \
+	/etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n 1)
+security=${security:-http://deb.debian.org/debian-security}
 # systemd as init, journald, the real request-key (keyutils), kmod, DKMS
 # and Debian's kernel with its headers; initramfs-tools for the boot.
 pkgs="systemd,systemd-sysv,udev,keyutils,kmod,dkms,linux-image-amd64"
@@ -125,13 +128,15 @@ if [ -n "${PGPK_SYSTEM_REFRESH:-}" ] || [ ! -f "$base" ]; then
 	log "mmdebstrap $release (once; cached in $base)"
 	key=/usr/share/keyrings/debian-archive-keyring.gpg
 	if ! mmdebstrap --variant=minbase --include="$pkgs" \
-		"$release" "$base.new" \
+		"$release" "$base.new.tar" \
 		"deb [signed-by=$key] $mirror $release main" \
+		"deb [signed-by=$key] $mirror $release-updates main" \
+		"deb [signed-by=$key] $security $release-security main" \
 		>"$out/mmdebstrap.log" 2>&1; then
-		rm -f "$base.new"
+		rm -f "$base.new.tar"
 		die base-system "mmdebstrap failed" "$out/mmdebstrap.log"
 	fi
-	mv "$base.new" "$base"
+	mv "$base.new.tar" "$base"
 fi
 sysroot=$out/root
 mkdir -p "$sysroot"
