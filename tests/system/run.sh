@@ -123,6 +123,17 @@ security=${security:-http://deb.debian.org/debian-security}
 # and Debian's kernel with its headers; initramfs-tools for the boot.
 pkgs="systemd,systemd-sysv,udev,keyutils,kmod,dkms,linux-image-amd64"
 pkgs="$pkgs,linux-headers-amd64,initramfs-tools,debian-archive-keyring"
+extra=()
+if [ "$release" = trixie ]; then
+	# A second kernel, from trixie-backports (the newest supported
+	# series, tests/vm/kernels.sh): DKMS must build for both, and purge
+	# remove both.
+	# shellcheck source=tests/vm/kernels.sh
+	. "$root/tests/vm/kernels.sh"
+	k2=$(pgpk_kernel_resolve 7.3) || die base-system "no 7.3 kernel in trixie-backports"
+	pkgs="$pkgs,linux-image-$k2,linux-headers-$k2,linux-base/trixie-backports"
+	extra=("deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie-backports main")
+fi
 base=$cache/$release.tar
 if [ -n "${PGPK_SYSTEM_REFRESH:-}" ] || [ ! -f "$base" ]; then
 	log "mmdebstrap $release (once; cached in $base)"
@@ -132,6 +143,7 @@ if [ -n "${PGPK_SYSTEM_REFRESH:-}" ] || [ ! -f "$base" ]; then
 		"deb [signed-by=$key] $mirror $release main" \
 		"deb [signed-by=$key] $mirror $release-updates main" \
 		"deb [signed-by=$key] $security $release-security main" \
+		"${extra[@]}" \
 		>"$out/mmdebstrap.log" 2>&1; then
 		rm -f "$base.new.tar"
 		die base-system "mmdebstrap failed" "$out/mmdebstrap.log"
