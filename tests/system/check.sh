@@ -49,7 +49,7 @@ if id=$(keyctl padd asymmetric "" @s <"$key"); then
 	desc=$(keyctl describe "$id")
 	echo "$desc"
 	case "$desc" in
-	*"Debian Archive Automatic Signing Key (12/bookworm)"*)
+	*"asymmetric: Debian Archive Automatic Signing Key 350947f8")
 		pass upcall-key "$desc" ;;
 	*) fail upcall-key "unexpected description: $desc" ;;
 	esac
@@ -107,8 +107,11 @@ for f in /usr/sbin/pgpk-helper "$conf" /usr/src/pgpk-* /var/lib/dkms/pgpk \
 	/usr/lib/modules-load.d/pgpk.conf; do
 	[ -e "$f" ] && left="$left $f"
 done
-st=$(dkms status 2>&1)
-show dkms status
+# (dkms 3.0.10 may complain of a broken pipe on stderr when it has
+# nothing to list: its output is what counts.)
+st=$(dkms status 2>/dev/null)
+echo "# dkms status"
+echo "$st"
 [ -n "$st" ] && left="$left (dkms status: $st)"
 dpkg -l 'pgpk*' 2>/dev/null | grep -q '^[ri]' && left="$left (dpkg still lists pgpk)"
 if [ -z "$left" ]; then
