@@ -100,8 +100,8 @@ keyctl clear @s
 rmmod pgpk 2>/dev/null # keys may still hold it: the files are the point
 show env DEBIAN_FRONTEND=noninteractive apt-get purge -y pgpk-dkms pgpk-helper
 left=""
-for k in /lib/modules/*; do
-	[ -e "$k/updates/dkms/pgpk.ko" ] && left="$left $k/updates/dkms/pgpk.ko"
+for ko in /lib/modules/*/updates/dkms/pgpk.ko*; do
+	[ -e "$ko" ] && left="$left $ko"
 done
 for f in /usr/sbin/pgpk-helper "$conf" /usr/src/pgpk-* /var/lib/dkms/pgpk \
 	/usr/lib/modules-load.d/pgpk.conf; do

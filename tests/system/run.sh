@@ -185,11 +185,14 @@ else
 	die apt-install "see $out/install.log" "$out/install.log"
 fi
 kvers=$(ls "$sysroot/lib/modules")
+# pgpk.ko, or pgpk.ko.xz where DKMS compresses modules (Debian 13).
 for k in $kvers; do
-	if [ -f "$sysroot/lib/modules/$k/updates/dkms/pgpk.ko" ]; then
-		result PASS "dkms-built/$k"
+	ko=$(find "$sysroot/lib/modules/$k/updates/dkms" -name 'pgpk.ko*' \
+		2>/dev/null | head -n 1)
+	if [ -n "$ko" ]; then
+		result PASS "dkms-built/$k" "${ko#"$sysroot"}"
 	else
-		result FAIL "dkms-built/$k" "no /lib/modules/$k/updates/dkms/pgpk.ko"
+		result FAIL "dkms-built/$k" "no /lib/modules/$k/updates/dkms/pgpk.ko*"
 	fi
 done
 
