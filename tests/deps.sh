@@ -13,10 +13,15 @@ PGPK_APT_VM="qemu-system-x86 busybox-static keyutils cpio mmdebstrap dwarves
 	kmod"
 PGPK_APT_TEST="gnupg gpgv debian-keyring debian-archive-keyring
 	clang-format perl python3 python3-cryptography openssl xxd strace"
+# The Debian packages: building them (debian/control's Build-Depends,
+# above and these), checking them (hardening-check: devscripts; lintian),
+# proving them (tests/system/run.sh: mmdebstrap, qemu above; mkfs.ext4).
+PGPK_APT_PKG="debhelper dh-dkms dpkg-dev devscripts lintian e2fsprogs"
 
 pgpk_install_deps() {
 	# shellcheck disable=SC2086
-	set -- $PGPK_APT_BUILD $PGPK_APT_KERNEL $PGPK_APT_VM $PGPK_APT_TEST
+	set -- $PGPK_APT_BUILD $PGPK_APT_KERNEL $PGPK_APT_VM $PGPK_APT_TEST \
+		$PGPK_APT_PKG
 	missing=""
 	for pkg in "$@"; do
 		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |
