@@ -72,7 +72,28 @@ enum pgpk_verdict {
 /* RFC 9580 5.2.1: signature types over a document. */
 #define PGPK_VERIFY_DOC_LAST 0x01
 
+/*
+ * The keys the signatures name, so that only their certificates are
+ * validated (pgpk_parse_opts.want): a keyring's other certificates cost
+ * their parse, not their RSA verifications.  Without a name for every
+ * signature, or with more signatures than this, every certificate is.
+ */
+#define PGPK_VERIFY_MAX_NAMED 64
+
+struct pgpk_verify_issuer {
+	const uint8_t *fpr; /* NULL: by key ID */
+	size_t fpr_len;
+	const uint8_t *keyid;
+};
+
+struct pgpk_verify_issuers {
+	struct pgpk_verify_issuer v[PGPK_VERIFY_MAX_NAMED];
+	size_t n;
+	bool all; /* validate every certificate */
+};
+
 struct pgpk_verify_ctx {
+	struct pgpk_verify_issuers issuers;
 	struct pgpk_keyring *rings[PGPK_VERIFY_MAX_KEYRINGS];
 	const char *ring_names[PGPK_VERIFY_MAX_KEYRINGS];
 	size_t nrings;
@@ -737,6 +758,78 @@ static void pgpk_verify_usage(void)
 }
 
 /* Read and parse one keyring (binary or armored) at vc->now. */
+static void pgpk_verify_name(struct pgpk_verify_issuers *is, const uint8_t *fpr,
+			     size_t fpr_len, const uint8_t *keyid)
+{
+	if (is->n == PGPK_VERIFY_MAX_NAMED || (!fpr && !keyid)) {
+		is->all = true;
+		return;
+	}
+	is->v[is->n++] = (struct pgpk_verify_issuer){ fpr, fpr_len, keyid };
+}
+
+static void pgpk_verify_name_canonical(struct pgpk_verify_issuers *is,
+				       const struct pgpk_sig *sig)
+{
+	pgpk_verify_name(is,
+			 PGPK_HAS(sig, PGPK_SIG_ISSUER_FINGERPRINT) ?
+				 sig->issuer_fingerprint.data :
+				 NULL,
+			 sig->issuer_fingerprint.len,
+			 PGPK_HAS(sig, PGPK_SIG_ISSUER_KEY_ID) ?
+				 sig->issuer_key_id.data :
+				 NULL);
+}
+
+/* The issuers of a canonical blob's signatures; a bad blob: all. */
+static void pgpk_verify_name_blob(struct pgpk_verify_issuers *is,
+				  const uint8_t *blob, size_t len,
+				  struct pgpk_canon *canon)
+{
+	struct pgpk_canon_error cerr;
+	struct pgpk_sig sig;
+	u32 pos = 0;
+
+	if (pgpk_canon_decode(blob, len, canon, &cerr) ||
+	    !PGPK_HAS(canon, PGPK_CANON_SIGNATURE)) {
+		is->all = true;
+		return;
+	}
+	pgpk_verify_name_canonical(is, &canon->sig);
+	while (!pgpk_canon_next(&canon->more_signatures, &pos, &sig))
+		pgpk_verify_name_canonical(is, &sig);
+}
+
+static bool pgpk_verify_named_key(const struct pgpk_verify_issuers *is,
+				  const struct pgpk_pubkey *key)
+{
+	size_t i;
+
+	for (i = 0; i < is->n; i++) {
+		const struct pgpk_verify_issuer *v = &is->v[i];
+
+		if (v->fpr ? v->fpr_len == key->fpr_len &&
+				     !memcmp(v->fpr, key->fpr, key->fpr_len) :
+			     !memcmp(v->keyid, key->keyid, PGPK_KEYID_LEN))
+			return true;
+	}
+	return false;
+}
+
+/* pgpk_parse_opts.want: does the certificate hold a named key? */
+static bool pgpk_verify_wanted(const struct pgpk_cert *cert, void *arg)
+{
+	const struct pgpk_verify_issuers *is = arg;
+	size_t i;
+
+	if (pgpk_verify_named_key(is, &cert->primary))
+		return true;
+	for (i = 0; i < cert->nsubkeys; i++)
+		if (pgpk_verify_named_key(is, &cert->subkeys[i]))
+			return true;
+	return false;
+}
+
 static int pgpk_verify_add_keyring(struct pgpk_verify_ctx *vc, const char *path)
 {
 	struct pgpk_parse_opts opts = { .now = vc->now, .threads = 2 };
@@ -749,6 +842,10 @@ static int pgpk_verify_add_keyring(struct pgpk_verify_ctx *vc, const char *path)
 		fprintf(stderr, "pgpk-helper verify: more than %d keyrings\n",
 			PGPK_VERIFY_MAX_KEYRINGS);
 		return -E2BIG;
+	}
+	if (!vc->issuers.all) {
+		opts.want = pgpk_verify_wanted;
+		opts.want_arg = &vc->issuers;
 	}
 	ret = pgpk_cli_read_file(path, &buf, &len);
 	if (ret)
@@ -775,6 +872,7 @@ int pgpk_cmd_verify(int argc, char **argv)
 	bool canonical;
 	uint8_t *sig_buf = NULL, *data_buf = NULL;
 	struct pgpk_sigset *set = NULL;
+	struct pgpk_canon named;
 	struct pgpk_error err;
 	int ret = 2, a, r;
 
@@ -864,6 +962,19 @@ int pgpk_cmd_verify(int argc, char **argv)
 				sig_path);
 			goto cleanup;
 		}
+	}
+	if (canonical) {
+		pgpk_verify_name_blob(&vc.issuers, sig_buf, sig_len, &named);
+	} else {
+		for (i = 0; i < set->nsigs; i++)
+			pgpk_verify_name(&vc.issuers,
+					 set->sigs[i].issuer_fpr_len ?
+						 set->sigs[i].issuer_fpr :
+						 NULL,
+					 set->sigs[i].issuer_fpr_len,
+					 set->sigs[i].has_issuer_keyid ?
+						 set->sigs[i].issuer_keyid :
+						 NULL);
 	}
 	for (i = 0; i < nkeyrings; i++)
 		if (pgpk_verify_add_keyring(&vc, keyrings[i]))
