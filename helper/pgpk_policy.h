@@ -38,7 +38,7 @@
  * disagree a little).  Measured: gpgv accepts any; sqv refuses any made
  * after now (its --not-after), although Sequoia itself allows 30 min.
  */
-#define PGPK_POLICY_CLOCK_SKEW 300
+#define PGPK_POLICY_CLOCK_SKEW PGPK_CLOCK_SKEW
 /*
  * Seconds a rejection that is not a verdict about the bytes (quota,
  * signal, time-out, memory) is given.  Not 0: the kernel checks the key

@@ -43,6 +43,12 @@ typedef __u64 u64;
  * most PGPK_MAX_SIGNATURES - 1 more_signatures.
  */
 #define PGPK_MAX_SIGNATURES	16
+/*
+ * Seconds a signature's creation time may lie ahead of the clock before
+ * it is refused as made in the future: the kernel (pgpk_sig_key_check())
+ * and the helper's policy (PGPK_POLICY_CLOCK_SKEW) apply the same rule.
+ */
+#define PGPK_CLOCK_SKEW		300
 /* Issuers smaller than this are refused; their values are >= 248 octets. */
 #define PGPK_MIN_ISSUER_BITS	2048
 

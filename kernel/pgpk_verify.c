@@ -157,6 +157,8 @@ int pgpk_sig_key_check(const struct key *key, const struct pgpk_sig *sig,
 	    (hashed_fpr.len != fpr->len ||
 	     memcmp(hashed_fpr.data, fpr->data, fpr->len)))
 		why = "the hashed issuer fingerprint names another key";
+	else if (sig->created > ktime_get_real_seconds() + PGPK_CLOCK_SKEW)
+		why = "signature made in the future";
 	else if (document && !(pk->key_flags & PGPK_KEY_FLAG_SIGN))
 		why = "not a signing key";
 	else if (sig->created < pk->created)

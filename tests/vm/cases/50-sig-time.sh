@@ -12,7 +12,7 @@ pgpk_need_data f/time-p.pgpk f/time-sub.pgpk f/time-sub-certify.pgpk \
 	f/time.good.pgpks f/time.predates.pgpks f/time.claim.pgpks \
 	f/time.sub-good.pgpks f/time.sub-unbound.pgpks \
 	f/time.sub-after-revocation.pgpks f/time.claim-notation.pgpks \
-	f/time-q.pgpk f/time.named-q.pgpks
+	f/time-q.pgpk f/time.named-q.pgpks f/time.future.pgpks
 pgpk_load
 
 # refused DOC ERRNO LOG: DOC is refused with ERRNO, the log names LOG.
@@ -27,6 +27,7 @@ expect_ok keyctl padd asymmetric "" @s <"$F/time-p.pgpk"
 p=$PGPK_OUT
 expect_ok keyctl padd pgpk_test good @s <"$F/time.good.pgpks"
 refused predates EKEYREJECTED "signature predates its key"
+refused future EKEYREJECTED "signature made in the future"
 refused claim EBADMSG "is not the one creation time of its hashed area"
 # The claimed time's octets are in the hashed area, inside a notation: the
 # kernel reads the area's framing, not a pattern.

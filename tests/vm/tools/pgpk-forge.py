@@ -326,6 +326,8 @@ def signature_times(out):
     doc = b"a document: signature times\n"
     write(out, "time-p.pgpk", canon_key(p))
     write(out, "time.good.pgpks", doc_sig(p, doc, created=NOW - 3600)[1])
+    # A day ahead of the clock (NOW is an hour behind it).
+    write(out, "time.future.pgpks", doc_sig(p, doc, created=NOW + 90000)[1])
     # Signed with the key, an hour before the key's creation time.
     write(out, "time.predates.pgpks",
           doc_sig(p, doc, created=p.created - 3600)[1])
