@@ -23,6 +23,8 @@ static const struct pgpk_command pgpk_commands[] = {
 	  "FILE|-                 preload bundle of every valid RSA key" },
 	{ "verify", pgpk_cmd_verify,
 	  "--keyring FILE [--keyring FILE] SIG [DATA]  check a signature" },
+	{ "ima-sign", pgpk_cmd_ima_sign,
+	  "[--key KEYID|FPR] [--hash H] [--print] FILE... | --new-key FPR  IMA signatures through gpg-agent" },
 	{ "upcall", pgpk_cmd_upcall,
 	  "[POLICY] SERIAL         request-key upcall (pgpk.conf)" },
 	{ "debug", pgpk_cmd_debug,
