@@ -8,35 +8,14 @@ secret MPIs are in the clear (RFC 9580 5.5.3, S2K usage 0).
     python3 pgpk_seckey.py KEYID_HEX < secret-export.gpg > key.pem
 """
 import hashlib
+import os
 import sys
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-
-def packets(data):
-    """(tag, body) of every packet, RFC 9580 4.2 (both header formats)."""
-    i = 0
-    while i < len(data):
-        ctb = data[i]
-        i += 1
-        if ctb & 0x40:
-            tag = ctb & 0x3F
-            o = data[i]
-            if o < 192:
-                n, i = o, i + 1
-            elif o < 224:
-                n, i = ((o - 192) << 8) + data[i + 1] + 192, i + 2
-            elif o == 255:
-                n, i = int.from_bytes(data[i + 1:i + 5], "big"), i + 5
-            else:
-                raise ValueError("partial lengths are not for keys")
-        else:
-            tag = (ctb >> 2) & 0x0F
-            size = [1, 2, 4][ctb & 3]
-            n, i = int.from_bytes(data[i:i + size], "big"), i + size
-        yield tag, data[i:i + n]
-        i += n
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pgpk_openpgp import packets  # noqa: E402
 
 
 def mpi(body, i):
@@ -52,7 +31,7 @@ def key_id(body, public_len):
 
 
 def private_key(data, want):
-    for tag, body in packets(data):
+    for tag, _, body in packets(data):
         if tag not in (5, 7) or body[0] != 4 or body[5] not in (1, 3):
             continue
         n, i = mpi(body, 6)
