@@ -251,12 +251,10 @@ static const u8 pgpk_ima_mark[PGPK_IMA_MARK_LEN] = PGPK_IMA_MARK_INIT;
 /* The mark's octets anywhere in @area: a comparison, not a parse. */
 static bool pgpk_ima_marked(const struct pgpk_bytes *area)
 {
-	u32 i;
+	const u8 *p = area->data, *end = p + area->len;
 
-	for (i = 0; area->len >= sizeof(pgpk_ima_mark) &&
-		    i <= area->len - sizeof(pgpk_ima_mark); i++)
-		if (!memcmp(area->data + i, pgpk_ima_mark,
-			    sizeof(pgpk_ima_mark)))
+	for (; end - p >= (long)sizeof(pgpk_ima_mark); p++)
+		if (!memcmp(p, pgpk_ima_mark, sizeof(pgpk_ima_mark)))
 			return true;
 	return false;
 }
