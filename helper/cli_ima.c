@@ -47,17 +47,17 @@
 #include "kernel/pgpk_rebuild.h"
 
 /* include/uapi/linux/hash_info.h and security/integrity/integrity.h */
-#define PGPK_IMA_XATTR_DIGSIG	3	/* EVM_IMA_XATTR_DIGSIG */
-#define PGPK_IMA_SIG_V2		2
-#define PGPK_IMA_HDR_LEN	9	/* struct signature_v2_hdr, packed */
-#define PGPK_GRIP_LEN		20
-#define PGPK_MAX_SIG		1024	/* an 8192-bit RSA value */
-#define PGPK_FPR_MAX		32	/* v6: SHA-256 */
+#define PGPK_IMA_XATTR_DIGSIG 3 /* EVM_IMA_XATTR_DIGSIG */
+#define PGPK_IMA_SIG_V2 2
+#define PGPK_IMA_HDR_LEN 9 /* struct signature_v2_hdr, packed */
+#define PGPK_GRIP_LEN 20
+#define PGPK_MAX_SIG 1024 /* an 8192-bit RSA value */
+#define PGPK_FPR_MAX 32 /* v6: SHA-256 */
 
 struct pgpk_ima_hash {
 	const char *name;
-	int ima_algo;	/* enum hash_algo (hash_info.h) */
-	int gcry_algo;	/* libgcrypt's number, for SETHASH */
+	int ima_algo; /* enum hash_algo (hash_info.h) */
+	int gcry_algo; /* libgcrypt's number, for SETHASH */
 };
 
 static const struct pgpk_ima_hash pgpk_ima_hashes[] = {
@@ -71,9 +71,9 @@ struct pgpk_ima_key {
 	char fpr_hex[2 * PGPK_FPR_MAX + 1];
 	uint8_t keyid[8];
 	uint8_t grip[PGPK_GRIP_LEN];
-	uint8_t *blob;	/* its canonical Key, as the sandbox answered */
+	uint8_t *blob; /* its canonical Key, as the sandbox answered */
 	size_t blob_len;
-	struct pgpk_canon canon;	/* points into blob */
+	struct pgpk_canon canon; /* points into blob */
 };
 
 /* ---- running gpg ---------------------------------------------------- */
@@ -139,8 +139,7 @@ static int pgpk_run(const char *const argv[], char **out, size_t *out_len)
 }
 
 /* Field @idx (1-based) of a gpg --with-colons line, copied to @out. */
-static void pgpk_colon_field(const char *line, int idx, char *out,
-			     size_t size)
+static void pgpk_colon_field(const char *line, int idx, char *out, size_t size)
 {
 	size_t n = 0;
 
@@ -257,9 +256,9 @@ static int pgpk_ima_identify(struct pgpk_ima_key *key)
 	if (ok) {
 		pgpk_rebuild_key(m, body);
 		plen = pgpk_rebuild_key_prefix(m, len, prefix);
-		ok = EVP_DigestInit_ex(ctx, m->version == 6 ? EVP_sha256() :
-							       EVP_sha1(),
-				       NULL) &&
+		ok = EVP_DigestInit_ex(
+			     ctx, m->version == 6 ? EVP_sha256() : EVP_sha1(),
+			     NULL) &&
 		     EVP_DigestUpdate(ctx, prefix, plen) &&
 		     EVP_DigestUpdate(ctx, body, len) &&
 		     EVP_DigestFinal_ex(ctx, fpr, &fpr_len) &&
@@ -318,7 +317,7 @@ static bool pgpk_names_subkey(const char *list, const char *want)
 
 struct pgpk_ima_found {
 	struct pgpk_ima_key key;
-	unsigned int count;	/* marked subkeys seen */
+	unsigned int count; /* marked subkeys seen */
 };
 
 /*
@@ -329,11 +328,17 @@ struct pgpk_ima_found {
 static int pgpk_ima_find(const char *want, bool verbose,
 			 struct pgpk_ima_found *found)
 {
-	const char *list_argv[] = { "gpg", "--batch", "--with-colons",
-			      "--with-keygrip", "--fixed-list-mode",
-			      "--list-secret-keys", "--", want, NULL };
-	const char *export_argv[] = { "gpg", "--batch", "--export", "--", NULL,
-				NULL };
+	const char *list_argv[] = { "gpg",
+				    "--batch",
+				    "--with-colons",
+				    "--with-keygrip",
+				    "--fixed-list-mode",
+				    "--list-secret-keys",
+				    "--",
+				    want,
+				    NULL };
+	const char *export_argv[] = { "gpg", "--batch", "--export",
+				      "--",  NULL,	NULL };
 	char rec[8], algo[8], fpr[2 * PGPK_FPR_MAX + 1], primary[sizeof(fpr)];
 	char grip[2 * PGPK_GRIP_LEN + 1], gripx[sizeof(grip)], why[512];
 	char *list, *line, *cert = NULL, *sub_fpr = NULL;
@@ -403,10 +408,11 @@ static int pgpk_ima_find(const char *want, bool verbose,
 			ret = pgpk_ima_convert((uint8_t *)cert, cert_len,
 					       sub_fpr, &key, why, sizeof(why));
 			if (!ret && !pgpk_ima_marked(&key.canon.key)) {
-				snprintf(why, sizeof(why),
-					 "its binding signature does not dedicate it to IMA (no %s=%s notation)",
-					 PGPK_IMA_NOTATION_NAME,
-					 PGPK_IMA_NOTATION_VALUE);
+				snprintf(
+					why, sizeof(why),
+					"its binding signature does not dedicate it to IMA (no %s=%s notation)",
+					PGPK_IMA_NOTATION_NAME,
+					PGPK_IMA_NOTATION_VALUE);
 				ret = -EKEYREJECTED;
 			}
 			if (!ret)
@@ -442,9 +448,9 @@ static int pgpk_ima_find(const char *want, bool verbose,
 
 struct pgpk_agent {
 	int fd;
-	char line[2048];	/* Assuan lines are at most 1000 octets */
+	char line[2048]; /* Assuan lines are at most 1000 octets */
 	size_t have;
-	uint8_t *data;		/* D lines of the last command, unescaped */
+	uint8_t *data; /* D lines of the last command, unescaped */
 	size_t data_len;
 	char err[256];
 };
@@ -567,8 +573,10 @@ static int pgpk_agent_cmd(struct pgpk_agent *a, const char *cmd)
 /* The agent gpg uses (gpgconf --list-dirs agent-socket), started. */
 static int pgpk_agent_open(struct pgpk_agent *a)
 {
-	const char *sock_argv[] = { "gpgconf", "--list-dirs", "agent-socket", NULL };
-	const char *launch_argv[] = { "gpgconf", "--launch", "gpg-agent", NULL };
+	const char *sock_argv[] = { "gpgconf", "--list-dirs", "agent-socket",
+				    NULL };
+	const char *launch_argv[] = { "gpgconf", "--launch", "gpg-agent",
+				      NULL };
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
 	char *path, *out = NULL, cmd[512];
 	const char *env;
@@ -576,7 +584,8 @@ static int pgpk_agent_open(struct pgpk_agent *a)
 	memset(a, 0, sizeof(*a));
 	a->fd = -1;
 	if (pgpk_run(sock_argv, &path, NULL)) {
-		fprintf(stderr, "pgpk-helper: ima-sign: gpgconf --list-dirs agent-socket failed\n");
+		fprintf(stderr,
+			"pgpk-helper: ima-sign: gpgconf --list-dirs agent-socket failed\n");
 		return -ENOENT;
 	}
 	path[strcspn(path, "\n")] = '\0';
@@ -652,7 +661,8 @@ static EVP_PKEY *pgpk_ima_rsa(const struct pgpk_key_material *m)
 	EVP_PKEY_CTX *pctx = NULL;
 	EVP_PKEY *pkey = NULL;
 
-	if (bld && n && e && OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, n) &&
+	if (bld && n && e &&
+	    OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, n) &&
 	    OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, e))
 		params = OSSL_PARAM_BLD_to_param(bld);
 	if (params)
@@ -741,7 +751,8 @@ static int pgpk_ima_sign_file(struct pgpk_agent *a,
 	ret = pgpk_sexp_rsa_s(a->data, a->data_len, &s, &s_len);
 	/* RFC 8017 8.2.1: as long as the modulus; the agent may drop zeros */
 	if (ret || s_len > mod_len || mod_len > PGPK_MAX_SIG) {
-		fprintf(stderr, "pgpk-helper: ima-sign: %s: gpg-agent answered no RSA signature\n",
+		fprintf(stderr,
+			"pgpk-helper: ima-sign: %s: gpg-agent answered no RSA signature\n",
 			path);
 		return -EBADMSG;
 	}
@@ -749,7 +760,7 @@ static int pgpk_ima_sign_file(struct pgpk_agent *a,
 	xattr[0] = PGPK_IMA_XATTR_DIGSIG;
 	xattr[1] = PGPK_IMA_SIG_V2;
 	xattr[2] = (uint8_t)h->ima_algo;
-	memcpy(xattr + 3, key->keyid + 4, 4);	/* IMA's 32-bit key ID */
+	memcpy(xattr + 3, key->keyid + 4, 4); /* IMA's 32-bit key ID */
 	xattr[7] = (uint8_t)(mod_len >> 8);
 	xattr[8] = (uint8_t)mod_len;
 	memcpy(xattr + PGPK_IMA_HDR_LEN + mod_len - s_len, s, s_len);
@@ -762,7 +773,8 @@ static int pgpk_ima_sign_file(struct pgpk_agent *a,
 	    EVP_PKEY_verify(vctx, xattr + PGPK_IMA_HDR_LEN, mod_len, digest,
 			    dlen) != 1) {
 		EVP_PKEY_CTX_free(vctx);
-		fprintf(stderr, "pgpk-helper: ima-sign: %s: gpg-agent's signature does not verify with subkey %s\n",
+		fprintf(stderr,
+			"pgpk-helper: ima-sign: %s: gpg-agent's signature does not verify with subkey %s\n",
 			path, key->fpr_hex);
 		return -EKEYREJECTED;
 	}
@@ -778,10 +790,12 @@ static int pgpk_ima_sign_file(struct pgpk_agent *a,
 	if (setxattr(path, "security.ima", xattr, PGPK_IMA_HDR_LEN + mod_len,
 		     0)) {
 		ret = -errno;
-		fprintf(stderr, "pgpk-helper: ima-sign: %s: setting security.ima: %s%s\n",
+		fprintf(stderr,
+			"pgpk-helper: ima-sign: %s: setting security.ima: %s%s\n",
 			path, strerror(errno),
-			errno == EPERM ? " (needs CAP_SYS_ADMIN; --print prints it)" :
-					 "");
+			errno == EPERM ?
+				" (needs CAP_SYS_ADMIN; --print prints it)" :
+				"");
 		return ret;
 	}
 	return 0;
@@ -792,8 +806,14 @@ static int pgpk_ima_sign_file(struct pgpk_agent *a,
 /* Fingerprints of the ssb records of gpg's listing of @fpr, one a line. */
 static char *pgpk_ima_subkeys(const char *fpr)
 {
-	const char *argv[] = { "gpg", "--batch", "--with-colons", "--fixed-list-mode",
-			 "--list-secret-keys", "--", fpr, NULL };
+	const char *argv[] = { "gpg",
+			       "--batch",
+			       "--with-colons",
+			       "--fixed-list-mode",
+			       "--list-secret-keys",
+			       "--",
+			       fpr,
+			       NULL };
 	char *list, *line, *out, rec[8], f[2 * PGPK_FPR_MAX + 1];
 	bool sub = false;
 	size_t used = 0;
@@ -819,16 +839,24 @@ static char *pgpk_ima_subkeys(const char *fpr)
 static int pgpk_ima_new_key(const char *fpr, const char *algo)
 {
 	char notation[] = PGPK_IMA_NOTATION_NAME "=" PGPK_IMA_NOTATION_VALUE;
-	const char *argv[] = { "gpg", "--batch", "--cert-notation", notation,
-			 "--quick-add-key", fpr, algo, "auth",
-			 "never", NULL };
+	const char *argv[] = { "gpg",
+			       "--batch",
+			       "--cert-notation",
+			       notation,
+			       "--quick-add-key",
+			       fpr,
+			       algo,
+			       "auth",
+			       "never",
+			       NULL };
 	struct pgpk_ima_found found = { .count = 0 };
 	char *before, *after, *line, *end, *out = NULL;
 	int ret;
 
 	before = pgpk_ima_subkeys(fpr);
 	if (!before) {
-		fprintf(stderr, "pgpk-helper: ima-sign: --new-key: no secret key %s in gpg's keyring\n",
+		fprintf(stderr,
+			"pgpk-helper: ima-sign: --new-key: no secret key %s in gpg's keyring\n",
 			fpr);
 		return 2;
 	}
@@ -836,7 +864,8 @@ static int pgpk_ima_new_key(const char *fpr, const char *algo)
 	free(out);
 	after = ret ? NULL : pgpk_ima_subkeys(fpr);
 	if (!after) {
-		fprintf(stderr, "pgpk-helper: ima-sign: --new-key: gpg --quick-add-key %s failed\n",
+		fprintf(stderr,
+			"pgpk-helper: ima-sign: --new-key: gpg --quick-add-key %s failed\n",
 			fpr);
 		free(before);
 		return 2;
@@ -855,7 +884,8 @@ static int pgpk_ima_new_key(const char *fpr, const char *algo)
 		break;
 	}
 	if (ret)
-		fprintf(stderr, "pgpk-helper: ima-sign: --new-key: no new subkey dedicated to IMA in %s\n",
+		fprintf(stderr,
+			"pgpk-helper: ima-sign: --new-key: no new subkey dedicated to IMA in %s\n",
 			fpr);
 	free(found.key.blob);
 	free(before);
@@ -895,13 +925,14 @@ int pgpk_cmd_ima_sign(int argc, char **argv)
 		} else if (!strcmp(argv[a], "--hash") && a + 1 < argc) {
 			a++;
 			for (i = 0; i < sizeof(pgpk_ima_hashes) /
-					       sizeof(pgpk_ima_hashes[0]);
+						sizeof(pgpk_ima_hashes[0]);
 			     i++)
 				if (!strcmp(argv[a], pgpk_ima_hashes[i].name))
 					break;
 			if (i == sizeof(pgpk_ima_hashes) /
 					 sizeof(pgpk_ima_hashes[0])) {
-				fprintf(stderr, "pgpk-helper: ima-sign: --hash %s: sha256, sha384 or sha512\n",
+				fprintf(stderr,
+					"pgpk-helper: ima-sign: --hash %s: sha256, sha384 or sha512\n",
 					argv[a]);
 				return 2;
 			}
@@ -929,12 +960,15 @@ int pgpk_cmd_ima_sign(int argc, char **argv)
 		return 2;
 	}
 	if (pgpk_ima_find(want, want != NULL, &found)) {
-		fprintf(stderr, "pgpk-helper: ima-sign: no RSA subkey dedicated to IMA %s%s (make one: pgpk-helper ima-sign --new-key FPR)\n",
-			want ? "in " : "among the secret keys", want ? want : "");
+		fprintf(stderr,
+			"pgpk-helper: ima-sign: no RSA subkey dedicated to IMA %s%s (make one: pgpk-helper ima-sign --new-key FPR)\n",
+			want ? "in " : "among the secret keys",
+			want ? want : "");
 		return 2;
 	}
 	if (found.count > 1) {
-		fprintf(stderr, "pgpk-helper: ima-sign: %u subkeys dedicated to IMA: choose one with --key SUBKEY-FPR\n",
+		fprintf(stderr,
+			"pgpk-helper: ima-sign: %u subkeys dedicated to IMA: choose one with --key SUBKEY-FPR\n",
 			found.count);
 		ret = 2;
 		goto out_key;
