@@ -35,6 +35,9 @@ if as_nobody "r=\$(keyctl newring _ima @s) &&
 fi
 assert_contains "$PGPK_OUT" "Permission denied" "nobody's read of his file"
 assert_not_contains "$PGPK_OUT" "$(cat "$I/other-key")" "nobody's read"
+sleep 0.5	# kauditd
+pgpk_kmsg_since | grep " uid=65534 .*op=appraise_data cause=invalid-signature" ||
+	pgpk_fail "no audit record of nobody's refused read"
 as_nobody "keyctl newring _ima @s >/dev/null && cat $good" ||
 	pgpk_fail "nobody cannot read the administrator's signed file"
 assert_contains "$PGPK_OUT" "$(cat "$I/good-sha256")" "nobody's read of the good file"
