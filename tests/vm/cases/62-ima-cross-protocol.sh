@@ -4,14 +4,15 @@
 # the file D || trailer: with that key in _ima, IMA must refuse it.  A key
 # dedicated to IMA (its binding signature carries the mark, which the
 # kernel confirms by verifying the binding with the primary key) verifies
-# IMA signatures and refuses OpenPGP document signatures.  A mark the
+# IMA signatures and refuses OpenPGP document signatures and X.509
+# certificates.  A mark the
 # kernel cannot confirm refuses the key; the mark on a primary key too;
 # without its binding the subkey is an ordinary key, which IMA refuses.
 . /pgpk/lib.sh
 . /pgpk/tools/pgpk-ima.sh
 F=$PGPK_DATA/ima/forged
 pgpk_need_module
-pgpk_need_data ima/a-s.pgpk ima/docsig ima/docsig.ima ima/forged/i.pgpk \
+pgpk_need_data ima/forged/x509-by-i.der ima/a-s.pgpk ima/docsig ima/docsig.ima ima/forged/i.pgpk \
 	ima/forged/p.pgpk ima/forged/doc-by-i.pgpks ima/forged/doc-by-p.pgpks
 pgpk_load
 ima_ring
@@ -41,6 +42,18 @@ expect_ok keyctl padd pgpk_test by-p @s <"$F/doc-by-p.pgpks"
 expect_fail EKEYREJECTED keyctl padd pgpk_test by-i @s <"$F/doc-by-i.pgpks"
 assert_contains "$(pgpk_kmsg_since)" \
 	"refused an OpenPGP signature by a key dedicated to IMA" "kernel log"
+
+# an X.509 certificate signed with I's secret half: a keyring restricted
+# to I must not take it (an IMA key verifies IMA signatures only)
+expect_ok keyctl newring restricted-to-i @s
+ring=$PGPK_OUT
+expect_ok keyctl restrict_keyring "$ring" asymmetric "key_or_keyring:$i"
+pgpk_kmsg_mark
+expect_fail EKEYREJECTED keyctl padd asymmetric "" "$ring" <"$F/x509-by-i.der"
+assert_contains "$(pgpk_kmsg_since)" "refused a certificate's signature (IMA key)" \
+	"kernel log"
+# the certificate itself is sound: an unrestricted keyring takes it
+expect_ok keyctl padd asymmetric "" @s <"$F/x509-by-i.der"
 
 # the mark must be confirmed
 pgpk_kmsg_mark

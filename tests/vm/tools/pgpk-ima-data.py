@@ -12,16 +12,20 @@ refused proves the kernel's rule, not a broken input.
         signatures made here (independent of helper/ and kernel/): an IMA
         subkey, the same with its binding tampered, without its binding,
         the mark on a primary key, an OpenPGP document signature by the
-        IMA subkey and the same by an ordinary key
+        IMA subkey and the same by an ordinary key, an X.509 certificate
+        issued with the IMA subkey's secret half
 """
+import datetime
 import hashlib
 import importlib.util
 import os
 import struct
 import sys
 
-from cryptography.hazmat.primitives import hashes
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
+from cryptography.x509.oid import NameOID
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "lib"))
@@ -143,6 +147,22 @@ def forged(outdir):
     s = i.priv.sign(content, padding.PKCS1v15(), hashes.SHA256())
     write(outdir, "i-file", content)
     write(outdir, "i-file.ima", ima_xattr(i.keyid, 8, s, 256).hex() + "\n")
+    # an X.509 certificate issued with I's secret half (its authority key
+    # ID is I's key ID): I must not vouch for it in a restricted keyring
+    other = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME,
+                                         "issued by an IMA key")])
+    aki = x509.AuthorityKeyIdentifier(i.keyid, None, None)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
+            .public_key(other.public_key()).serial_number(9)
+            .not_valid_before(datetime.datetime(2025, 1, 1))
+            .not_valid_after(datetime.datetime(2049, 12, 31))
+            .add_extension(aki, critical=False)
+            .sign(i.priv, hashes.SHA256()))
+    i.priv.public_key().verify(cert.signature, cert.tbs_certificate_bytes,
+                               padding.PKCS1v15(), hashes.SHA256())
+    write(outdir, "x509-by-i.der",
+          cert.public_bytes(serialization.Encoding.DER))
     # ... and by P, an ordinary key: IMA must refuse it
     s = p.priv.sign(content, padding.PKCS1v15(), hashes.SHA256())
     write(outdir, "p-file.ima", ima_xattr(p.keyid, 8, s, 256).hex() + "\n")
