@@ -803,8 +803,12 @@ static int pgpk_ima_sign_file(struct pgpk_agent *a,
 
 /* ---- --new-key ------------------------------------------------------ */
 
-/* Fingerprints of the ssb records of gpg's listing of @fpr, one a line. */
-static char *pgpk_ima_subkeys(const char *fpr)
+/*
+ * Fingerprints of the ssb records of gpg's listing of @fpr, one a line;
+ * *@certs: how many certificates (sec records) it names, *@rsa: whether
+ * the (last) primary key is RSA.
+ */
+static char *pgpk_ima_subkeys(const char *fpr, int *certs, bool *rsa)
 {
 	const char *argv[] = { "gpg",
 			       "--batch",
@@ -831,6 +835,11 @@ static char *pgpk_ima_subkeys(const char *fpr)
 			used += (size_t)sprintf(out + used, "%s\n", f);
 			sub = false;
 		}
+		if (!strcmp(rec, "sec")) {
+			pgpk_colon_field(line, 4, f, sizeof(f));
+			*rsa = !strcmp(f, "1") || !strcmp(f, "3");
+			(*certs)++;
+		}
 	}
 	free(list);
 	return out;
@@ -851,9 +860,22 @@ static int pgpk_ima_new_key(const char *fpr, const char *algo)
 			       NULL };
 	struct pgpk_ima_found found = { .count = 0 };
 	char *before, *after, *line, *end, *out = NULL;
-	int ret;
+	int ret, certs = 0;
+	bool rsa = false;
 
-	before = pgpk_ima_subkeys(fpr);
+	before = pgpk_ima_subkeys(fpr, &certs, &rsa);
+	if (before && certs != 1)
+		fprintf(stderr,
+			"pgpk-helper: ima-sign: --new-key: %s names %d certificates: give one fingerprint\n",
+			fpr, certs);
+	else if (before && !rsa)
+		fprintf(stderr,
+			"pgpk-helper: ima-sign: --new-key: %s: the primary key is not RSA (the kernel verifies the IMA subkey's binding signature with it)\n",
+			fpr);
+	if (before && (certs != 1 || !rsa)) {
+		free(before);
+		return 2;
+	}
 	if (!before) {
 		fprintf(stderr,
 			"pgpk-helper: ima-sign: --new-key: no secret key %s in gpg's keyring\n",
@@ -862,7 +884,7 @@ static int pgpk_ima_new_key(const char *fpr, const char *algo)
 	}
 	ret = pgpk_run(argv, &out, NULL);
 	free(out);
-	after = ret ? NULL : pgpk_ima_subkeys(fpr);
+	after = ret ? NULL : pgpk_ima_subkeys(fpr, &certs, &rsa);
 	if (!after) {
 		fprintf(stderr,
 			"pgpk-helper: ima-sign: --new-key: gpg --quick-add-key %s failed\n",

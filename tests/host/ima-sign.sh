@@ -76,6 +76,16 @@ grep -q 'does not dedicate it to IMA' "$tmp/err" || { cat "$tmp/err"; fail "refu
 "$helper" ima-sign --key 0123456789ABCDEF --print "$tmp/file" 2>/dev/null &&
 	fail "an unknown key signed"
 
+# --new-key on a certificate whose primary key is not RSA: refused before
+# gpg adds anything (the kernel could not verify the binding)
+gpg $q --quick-gen-key 'Ed <ed@example.org>' ed25519 cert never >/dev/null 2>&1 ||
+	fail "ed25519 key"
+ed=$(gpg --with-colons --list-keys ed@example.org | awk -F: '/^fpr/ { print $10; exit }')
+"$helper" ima-sign --new-key "$ed" >/dev/null 2>"$tmp/err" && fail "--new-key on ed25519"
+grep -q 'primary key is not RSA' "$tmp/err" || { cat "$tmp/err"; fail "ed25519 reason"; }
+[ "$(gpg --with-colons --list-keys "$ed" | grep -c '^sub')" = 0 ] ||
+	fail "--new-key added a subkey to the ed25519 certificate"
+
 # security.ima itself, where this file system takes it (root)
 if setfattr -n security.ima -v 0x00 "$tmp/file" 2>/dev/null; then
 	"$helper" ima-sign --key "$ima" "$tmp/file" || fail "setting security.ima"
