@@ -285,6 +285,10 @@ static int pgpk_ima_confirm(const struct pgpk_key *k,
 	ret = -EKEYREJECTED;
 	if (!k->subkey || sig->type != 0x18)
 		goto error;
+	/* RFC 9580 9.1: an RSA Encrypt-Only key (2) signs nothing. */
+	why = "the primary key is RSA encrypt-only";
+	if (k->primary.algorithm == 2)
+		goto error;
 	why = "binding signature expired";
 	if (sig->expires && sig->expires <= ktime_get_real_seconds())
 		goto error;

@@ -3,11 +3,13 @@
 # no upcall) added with `keyctl padd asymmetric "" %keyring:_ima`; a file
 # signed by ima-sign reads.  Removing the key from _ima makes its files
 # unreadable (a new inode: IMA caches a verdict per inode); adding it
-# again makes them readable.
+# again makes them readable.  A keyring restricted to the certificate's
+# primary key takes its IMA subkey (the binding is its authority), not
+# another certificate's.
 . /pgpk/lib.sh
 . /pgpk/tools/pgpk-ima.sh
 pgpk_need_module
-pgpk_need_data ima/a-i.pgpk ima/good-sha256.ima ima/good-sha512.ima
+pgpk_need_data ima/a.pgpk ima/b-j.pgpk ima/a-i.pgpk ima/good-sha256.ima ima/good-sha512.ima
 pgpk_load
 ima_ring
 
@@ -25,3 +27,12 @@ ima_refused invalid-signature after-unlink-512 good-sha512
 
 expect_ok keyctl padd asymmetric "" "$IMA_RING" <"$I/a-i.pgpk"
 ima_reads again good-sha256
+
+# restricted to A's primary key: A's IMA subkey in, B's out
+expect_ok keyctl padd asymmetric "" @s <"$I/a.pgpk"
+a=$PGPK_OUT
+expect_ok keyctl newring restricted-to-a @s
+ring=$PGPK_OUT
+expect_ok keyctl restrict_keyring "$ring" asymmetric "key_or_keyring:$a"
+expect_ok keyctl padd asymmetric "" "$ring" <"$I/a-i.pgpk"
+expect_fail ENOKEY keyctl padd asymmetric "" "$ring" <"$I/b-j.pgpk"

@@ -12,7 +12,7 @@
 . /pgpk/tools/pgpk-ima.sh
 F=$PGPK_DATA/ima/forged
 pgpk_need_module
-pgpk_need_data ima/forged/x509-by-i.der ima/a-s.pgpk ima/docsig ima/docsig.ima ima/forged/i.pgpk \
+pgpk_need_data ima/forged/x509-by-i.der ima/forged/i-of-encrypt-only.pgpk ima/a-s.pgpk ima/docsig ima/docsig.ima ima/forged/i.pgpk \
 	ima/forged/p.pgpk ima/forged/doc-by-i.pgpks ima/forged/doc-by-p.pgpks
 pgpk_load
 ima_ring
@@ -62,6 +62,10 @@ assert_contains "$(pgpk_kmsg_since)" "IMA mark not confirmed: binding signature 
 pgpk_kmsg_mark
 expect_fail EKEYREJECTED keyctl padd asymmetric "" @s <"$F/p-marked.pgpk"
 assert_contains "$(pgpk_kmsg_since)" "IMA mark not confirmed: not a subkey binding" "kernel log"
+
+pgpk_kmsg_mark
+expect_fail EKEYREJECTED keyctl padd asymmetric "" @s <"$F/i-of-encrypt-only.pgpk"
+assert_contains "$(pgpk_kmsg_since)" "IMA mark not confirmed: the primary key is RSA encrypt-only" "kernel log"
 
 # without its binding, I is an ordinary key: IMA refuses its signatures
 keyctl clear "$IMA_RING"

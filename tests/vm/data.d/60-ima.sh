@@ -7,7 +7,8 @@
 # by tests/vm/tools/pgpk-ima-data.py, each checked valid first.
 #
 #   a.pgp            certificate A: certify-only primary, signing subkey S,
-#                    IMA subkey I;  a-i.pgpk / a-s.pgpk: I and S canonical
+#                    IMA subkey I;  a.pgpk, a-i.pgpk, a-s.pgpk: primary, I
+#                    and S canonical
 #   b.pgp, b-j.pgpk  certificate B with IMA subkey J (never in _ima)
 #   NAME, NAME.ima   a file and its security.ima (hex):
 #     good-sha256, good-sha384, good-sha512   signed by I
@@ -43,6 +44,7 @@ j=$("$helper" ima-sign --new-key "$b" --algo rsa2048)
 
 g --export "$a" >"$out/a.pgp"
 g --export "$b" >"$out/b.pgp"
+"$helper" key "$out/a.pgp" >"$out/a.pgpk"
 "$helper" key --select "$i" "$out/a.pgp" >"$out/a-i.pgpk"
 "$helper" key --select "$s" "$out/a.pgp" >"$out/a-s.pgpk"
 "$helper" key --select "$j" "$out/b.pgp" >"$out/b-j.pgpk"

@@ -138,6 +138,16 @@ def forged(outdir):
                            hashlib.sha256(data).digest(), p.sign(data),
                            p.keyid, p.fpr)
     write(outdir, "p-marked.pgpk", forge.canon_key(p, cert))
+    # the mark confirmed by an RSA Encrypt-Only primary (RFC 9580 9.1: it
+    # signs nothing): P's material as algorithm 2
+    e = forge.Key(2048, b"pgpk IMA test E <e@pgpk.test>")
+    e.body = e.body[:5] + b"\x02" + e.body[6:]
+    e.fpr = hashlib.sha1(e.hashed()).digest()
+    e.keyid = e.fpr[-8:]
+    e_material = e.material()
+    e.material = lambda: e_material.replace(f_varint(3, 1), f_varint(3, 2), 1)
+    write(outdir, "i-of-encrypt-only.pgpk", forge.canon_subkey(
+        e, i, bind_area(e, i, forge.hashed_area(e, forge.NOW) + MARK)))
     # an OpenPGP document signature by the IMA subkey, and by P
     doc = b"an OpenPGP document signed by a key dedicated to IMA\n"
     write(outdir, "doc-by-i.pgpks", forge.doc_sig(i, doc)[1])
