@@ -45,3 +45,11 @@ assert_contains "$PGPK_OUT" "$(cat "$I/good-sha256")" "nobody's read of the good
 # control: the same file is good under J, in root's _ima
 expect_ok keyctl padd asymmetric "" "$IMA_RING" <"$I/b-j.pgpk"
 ima_reads other-key-control other-key
+
+# the setup is once per boot: run again, it refuses before touching
+# anything (IMA takes one policy; no second _ima is made)
+if pgpk_run pgpk-ima-setup --policy /etc/pgpk/ima/policy; then
+	pgpk_fail "pgpk-ima-setup ran twice"
+fi
+assert_contains "$PGPK_OUT" "a policy was loaded already this boot" "second run"
+assert_eq "$IMA_RING" "$(keyctl search @u keyring _ima)" "root's _ima"
