@@ -227,15 +227,30 @@ static int pgpk_ima_convert(const uint8_t *cert, size_t cert_len,
 	return 0;
 }
 
-/* The test the kernel makes (pgpk_key.c): the mark's octets, compared. */
+/*
+ * The test the kernel makes (pgpk_key.c): the mark is one whole subpacket
+ * of the binding signature's hashed area.
+ */
 static bool pgpk_ima_marked(const struct pgpk_key *k)
 {
 	static const uint8_t mark[PGPK_IMA_MARK_LEN] = PGPK_IMA_MARK_INIT;
 	const struct pgpk_bytes *area = &k->certification.hashed_area;
+	const uint8_t *p = area->data, *end = p + area->len, *head;
+	uint32_t n;
 
-	return k->subkey && PGPK_HAS(k, PGPK_KEY_CERTIFICATION) &&
-	       k->certification.type == 0x18 && area->len &&
-	       memmem(area->data, area->len, mark, sizeof(mark));
+	if (!k->subkey || !PGPK_HAS(k, PGPK_KEY_CERTIFICATION) ||
+	    k->certification.type != 0x18)
+		return false;
+	while (p < end) {
+		head = p;
+		if (!pgpk_rebuild_subpacket(&p, end, &n))
+			return false;
+		if ((size_t)(p + n - head) == sizeof(mark) &&
+		    !memcmp(head, mark, sizeof(mark)))
+			return true;
+		p += n;
+	}
+	return false;
 }
 
 /*

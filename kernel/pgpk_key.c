@@ -27,6 +27,7 @@
 #include <keys/asymmetric-subtype.h>
 #include "pgpk.h"
 #include "pgpk_ima.h"
+#include "pgpk_rebuild.h"
 
 #define PGPK_DESC_MAX		255	/* as the 2022 patch set */
 #define PGPK_MIN_RSA_BITS	2048	/* the helper's default; no lower */
@@ -248,20 +249,32 @@ static u64 pgpk_key_expiry(const struct pgpk_key *k)
 
 static const u8 pgpk_ima_mark[PGPK_IMA_MARK_LEN] = PGPK_IMA_MARK_INIT;
 
-/* The mark's octets anywhere in @area: a comparison, not a parse. */
+/*
+ * The mark is one whole subpacket of @area: the framing is walked
+ * (lengths only, pgpk_rebuild_subpacket()) and each subpacket of the
+ * mark's length compared with it, so that the mark's octets inside
+ * another subpacket's data (a notation's value) do not count.
+ */
 static bool pgpk_ima_marked(const struct pgpk_bytes *area)
 {
-	const u8 *p = area->data, *end = p + area->len;
+	const u8 *p = area->data, *end = p + area->len, *head;
+	u32 n;
 
-	for (; end - p >= (long)sizeof(pgpk_ima_mark); p++)
-		if (!memcmp(p, pgpk_ima_mark, sizeof(pgpk_ima_mark)))
+	while (p < end) {
+		head = p;
+		if (!pgpk_rebuild_subpacket(&p, end, &n))
+			return false;
+		if (p + n - head == sizeof(pgpk_ima_mark) &&
+		    !memcmp(head, pgpk_ima_mark, sizeof(pgpk_ima_mark)))
 			return true;
+		p += n;
+	}
 	return false;
 }
 
 /*
  * Is @k dedicated to IMA?  Only if its own certification carries the mark
- * (octets compared, pgpk_ima.h) and is a subkey binding (0x18) that the
+ * (a whole subpacket, pgpk_ima.h) and is a subkey binding (0x18) that the
  * kernel hashes and verifies here, now, with the primary key: the mark is
  * in the octets the primary key's holder signed, whoever submitted them.
  * A mark that cannot be confirmed refuses the key: loaded as an ordinary

@@ -12,7 +12,7 @@
 . /pgpk/tools/pgpk-ima.sh
 F=$PGPK_DATA/ima/forged
 pgpk_need_module
-pgpk_need_data ima/forged/x509-by-i.der ima/forged/i-of-encrypt-only.pgpk ima/a-s.pgpk ima/docsig ima/docsig.ima ima/forged/i.pgpk \
+pgpk_need_data ima/forged/x509-by-i.der ima/forged/i-of-encrypt-only.pgpk ima/forged/i-mark-in-value.pgpk ima/a-s.pgpk ima/docsig ima/docsig.ima ima/forged/i.pgpk \
 	ima/forged/p.pgpk ima/forged/doc-by-i.pgpks ima/forged/doc-by-p.pgpks
 pgpk_load
 ima_ring
@@ -73,3 +73,10 @@ expect_ok keyctl padd asymmetric "" "$IMA_RING" <"$F/i-no-binding.pgpk"
 assert_contains "$(grep "^$(printf %08x "$PGPK_OUT") " /proc/keys)" "PGP.rsa" \
 	"I without binding"
 ima_refused invalid-signature i-file-unbound i-file i-file
+
+# the mark's octets inside another notation's value are not the mark
+keyctl clear "$IMA_RING"
+expect_ok keyctl padd asymmetric "" "$IMA_RING" <"$F/i-mark-in-value.pgpk"
+assert_contains "$(grep "^$(printf %08x "$PGPK_OUT") " /proc/keys)" "PGP.rsa" \
+	"I with the mark inside a notation's value"
+ima_refused invalid-signature i-file-in-value i-file i-file

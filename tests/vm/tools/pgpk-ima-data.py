@@ -130,6 +130,13 @@ def forged(outdir):
                           p.fpr)
     write(outdir, "i-bad-binding.pgpk", forge.canon_subkey(p, i, bad))
     write(outdir, "i-no-binding.pgpk", forge.canon_subkey(p, i))
+    # the mark's octets as another notation's value: not the mark
+    name = b"x@pgpk.test"
+    data = (b"\x80\0\0\0" + struct.pack(">HH", len(name), len(MARK))
+            + name + MARK)
+    inner = bytes([1 + len(data), 20]) + data
+    write(outdir, "i-mark-in-value.pgpk", forge.canon_subkey(
+        p, i, bind_area(p, i, forge.hashed_area(p, forge.NOW) + inner)))
     # the mark in a primary key's self-certification: never an IMA key
     self_area = forge.hashed_area(p, forge.NOW) + MARK
     data = (p.hashed() + b"\xb4" + struct.pack(">I", len(p.uid)) + p.uid
