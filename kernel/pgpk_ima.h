@@ -9,8 +9,9 @@
  * 5.2.3.24): not critical, human-readable (flags 0x80 0 0 0), name
  * "ima@pgpk", value "file-signatures".  It is what
  * `gpg --cert-notation ima@pgpk=file-signatures --quick-add-key FPR
- * rsa3072 auth` writes.  The module compares these octets; it does not
- * parse the hashed area.
+ * rsa3072 auth` writes.  The module walks the hashed area's subpacket
+ * framing (lengths only, pgpk_rebuild_subpacket()) and compares each
+ * subpacket of this length with these octets; it reads no values.
  */
 #ifndef _PGPK_IMA_H
 #define _PGPK_IMA_H
