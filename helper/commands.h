@@ -36,6 +36,9 @@ int pgpk_cmd_import(int argc, char **argv);
 /* User-space reference of the kernel's signature check (helper/verify.c). */
 int pgpk_cmd_verify(int argc, char **argv);
 
+/* IMA signatures through gpg-agent (helper/cli_ima.c). */
+int pgpk_cmd_ima_sign(int argc, char **argv);
+
 /* Shared by the CLI commands (helper/cli_util.c). */
 #define PGPK_CLI_MAX_INPUT (256u * 1024 * 1024)
 /* Read a whole file ("-" = stdin) into a malloc()ed buffer; on error print

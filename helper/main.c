@@ -26,6 +26,8 @@ static const struct pgpk_command pgpk_commands[] = {
 	  "                                   check every signature (0 good, 1 bad, 2 none)" },
 	{ "import", pgpk_cmd_import,
 	  "[--keyring KEYRING] FILE...  add every valid RSA key and signing subkey (add_key)" },
+	{ "ima-sign", pgpk_cmd_ima_sign,
+	  "[--key KEYID|FPR] [--hash H] [--print] FILE... | --new-key FPR  IMA signatures through gpg-agent" },
 	{ "upcall", pgpk_cmd_upcall,
 	  "[POLICY] SERIAL         request-key upcall (pgpk.conf)" },
 	{ "debug", pgpk_cmd_debug,

@@ -79,6 +79,8 @@ int pgpk_sig_auth_ids(struct public_key_signature *pks,
 		      const struct pgpk_sig *sig);
 
 /* pgpk_certify.c */
+struct public_key_signature *pgpk_cert_digest(const struct pgpk_key *k,
+					      const struct pgpk_sig *sig);
 struct public_key_signature *pgpk_certify(const struct pgpk_key *k,
 					  const struct pgpk_key_id *id);
 
@@ -89,6 +91,9 @@ int pgpk_select_parse(const char *desc, char *out, size_t size);
 
 /* pgpk_subtype.c */
 void pgpk_sig_mark(struct public_key_signature *pks);
+void pgpk_key_mark_ima(struct public_key *pub);
+int pgpk_rsa_verify(const struct public_key *pub,
+		    const struct public_key_signature *sig, u32 size);
 extern struct asymmetric_key_subtype pgpk_key_subtype;
 void pgpk_subtype_init(void);
 

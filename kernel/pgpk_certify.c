@@ -76,7 +76,7 @@ error_type:
 }
 
 /* The digest of certification @sig of @k, quick check verified. */
-static struct public_key_signature *
+struct public_key_signature *
 pgpk_cert_digest(const struct pgpk_key *k, const struct pgpk_sig *sig)
 {
 	struct pgpk_digest *d;

@@ -13,7 +13,9 @@
  * as asym_auth.
  *
  * The key's subtype is pgpk_key_subtype (pgpk_subtype.c), which holds a
- * reference on this module for as long as the key lives.
+ * reference on this module for as long as the key lives.  A subkey whose
+ * binding signature carries the IMA mark (pgpk_ima.h), verified here with
+ * its primary key, is dedicated to IMA (pgpk_ima_confirm()).
  */
 #define pr_fmt(fmt) "pgpk: " fmt
 
@@ -24,6 +26,8 @@
 #include <crypto/akcipher.h>
 #include <keys/asymmetric-subtype.h>
 #include "pgpk.h"
+#include "pgpk_ima.h"
+#include "pgpk_rebuild.h"
 
 #define PGPK_DESC_MAX		255	/* as the 2022 patch set */
 #define PGPK_MIN_RSA_BITS	2048	/* the helper's default; no lower */
@@ -243,6 +247,85 @@ static u64 pgpk_key_expiry(const struct pgpk_key *k)
 	return min_t(u64, k->expires, (u64)k->material.created + U32_MAX);
 }
 
+static const u8 pgpk_ima_mark[PGPK_IMA_MARK_LEN] = PGPK_IMA_MARK_INIT;
+
+/*
+ * The mark is one whole subpacket of @area: the framing is walked
+ * (lengths only, pgpk_rebuild_subpacket()) and each subpacket of the
+ * mark's length compared with it, so that the mark's octets inside
+ * another subpacket's data (a notation's value) do not count.
+ */
+static bool pgpk_ima_marked(const struct pgpk_bytes *area)
+{
+	const u8 *p = area->data, *end = p + area->len, *head;
+	u32 n;
+
+	while (p < end) {
+		head = p;
+		if (!pgpk_rebuild_subpacket(&p, end, &n))
+			return false;
+		if (p + n - head == sizeof(pgpk_ima_mark) &&
+		    !memcmp(head, pgpk_ima_mark, sizeof(pgpk_ima_mark)))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+/*
+ * Is @k dedicated to IMA?  Only if its own certification carries the mark
+ * (a whole subpacket, pgpk_ima.h) and is a subkey binding (0x18) that the
+ * kernel hashes and verifies here, now, with the primary key: the mark is
+ * in the octets the primary key's holder signed, whoever submitted them.
+ * A mark that cannot be confirmed refuses the key: loaded as an ordinary
+ * key, its IMA signatures would pass for OpenPGP document signatures.
+ *
+ * Return: 1 dedicated to IMA, 0 not marked, -EKEYREJECTED (or -ENOMEM).
+ */
+static int pgpk_ima_confirm(const struct pgpk_key *k,
+			    const struct pgpk_key_id *id)
+{
+	const struct pgpk_sig *sig = &k->certification;
+	struct public_key_signature *pks;
+	struct public_key primary = { };
+	const char *why;
+	int ret;
+
+	if (!PGPK_HAS(k, PGPK_KEY_CERTIFICATION) ||
+	    !pgpk_ima_marked(&sig->hashed_area))
+		return 0;
+	why = "not a subkey binding signature";
+	ret = -EKEYREJECTED;
+	if (!k->subkey || sig->type != 0x18)
+		goto error;
+	/* RFC 9580 9.1: an RSA Encrypt-Only key (2) signs nothing. */
+	why = "the primary key is RSA encrypt-only";
+	if (k->primary.algorithm == 2)
+		goto error;
+	why = "binding signature expired";
+	if (sig->expires && sig->expires <= ktime_get_real_seconds())
+		goto error;
+	why = "binding signature: digest or quick check";
+	pks = pgpk_cert_digest(k, sig);
+	if (IS_ERR(pks)) {
+		ret = PTR_ERR(pks);
+		goto error;
+	}
+	why = "binding signature does not verify with the primary key";
+	primary.pkey_algo = "rsa";
+	ret = pgpk_rsa_der(&k->primary, &primary);
+	if (!ret)
+		ret = pgpk_rsa_verify(&primary, pks, k->primary.rsa_n.len);
+	kfree(primary.key);
+	public_key_signature_free(pks);
+	if (!ret)
+		return 1;
+error:
+	pr_warn_ratelimited("key %*phN: IMA mark not confirmed: %s (%d)\n",
+			    PGPK_KEYID_LEN, id->keyid, why, ret);
+	return ret == -ENOMEM ? ret : -EKEYREJECTED;
+}
+
 /**
  * pgpk_key_load - fill an asymmetric key payload from a canonical Key
  * @prep: the payload being prepared
@@ -251,7 +334,8 @@ static u64 pgpk_key_expiry(const struct pgpk_key *k)
  *
  * Return: 0, -ENOKEY if @k is not the selected key, -EKEYEXPIRED if it
  * expired, -ENOPKG if the kernel cannot use it, -EKEYREJECTED if policy
- * refuses it, -EBADMSG for a certification that does not fit the key.
+ * refuses it or it carries an IMA mark the kernel cannot confirm,
+ * -EBADMSG for a certification that does not fit the key.
  */
 int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,
 		  const char *select)
@@ -322,6 +406,11 @@ int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,
 		ret = PTR_ERR(auth);
 		goto error_free_kids;
 	}
+	ret = pgpk_ima_confirm(k, &id);
+	if (ret < 0)
+		goto error_free_auth;
+	if (ret)
+		pgpk_key_mark_ima(pub);
 	if (!prep->orig_description) {
 		ret = -ENOMEM;
 		prep->description = pgpk_describe(k, &id);

@@ -183,6 +183,32 @@ size_t pgpk_rebuild_trailer(const struct pgpk_sig *s, u8 *out)
  * to the hashed issuer fingerprint (without its version octet), if any.
  * v3 hashes its time field itself (pgpk_rebuild_trailer()).
  */
+/*
+ * RFC 9580 5.2.3.7: the subpacket at *@p (before @end): *@p is moved past
+ * its length octets to its type octet, *@n is its length (type + data).
+ * False if the framing does not fit the area.
+ */
+bool pgpk_rebuild_subpacket(const u8 **p, const u8 *end, u32 *n)
+{
+	const u8 *q = *p;
+
+	if (*q < 192) {
+		*n = *q++;
+	} else if (*q < 255) {
+		if (end - q < 2)
+			return false;
+		*n = ((q[0] - 192) << 8) + q[1] + 192;
+		q += 2;
+	} else {
+		if (end - q < 5)
+			return false;
+		*n = (u32)q[1] << 24 | (u32)q[2] << 16 | q[3] << 8 | q[4];
+		q += 5;
+	}
+	*p = q;
+	return *n && *n <= end - q;
+}
+
 bool pgpk_rebuild_hashed_ok(const struct pgpk_sig *s, struct pgpk_bytes *fpr)
 {
 	const u8 *p = s->hashed_area.data, *end = p + s->hashed_area.len;
@@ -194,20 +220,7 @@ bool pgpk_rebuild_hashed_ok(const struct pgpk_sig *s, struct pgpk_bytes *fpr)
 	if (s->version == 3)
 		return true;
 	while (p < end) {
-		if (*p < 192) {
-			n = *p++;
-		} else if (*p < 255) {
-			if (end - p < 2)
-				return false;
-			n = ((p[0] - 192) << 8) + p[1] + 192;
-			p += 2;
-		} else {
-			if (end - p < 5)
-				return false;
-			n = (u32)p[1] << 24 | (u32)p[2] << 16 | p[3] << 8 | p[4];
-			p += 5;
-		}
-		if (!n || n > end - p)
+		if (!pgpk_rebuild_subpacket(&p, end, &n))
 			return false;
 		switch (p[0] & 0x7f) {
 		case 2:

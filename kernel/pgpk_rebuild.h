@@ -25,6 +25,7 @@ size_t pgpk_rebuild_key_prefix(const struct pgpk_key_material *m, size_t len,
 size_t pgpk_rebuild_uid_prefix(u32 len, u8 *out);
 size_t pgpk_rebuild_trailer_len(const struct pgpk_sig *s);
 size_t pgpk_rebuild_trailer(const struct pgpk_sig *s, u8 *out);
+bool pgpk_rebuild_subpacket(const u8 **p, const u8 *end, u32 *n);
 bool pgpk_rebuild_hashed_ok(const struct pgpk_sig *s, struct pgpk_bytes *fpr);
 
 #endif /* _PGPK_REBUILD_H */

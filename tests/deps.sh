@@ -8,11 +8,13 @@ PGPK_APT_BUILD="bazel-bootstrap gcc clang make libc6-dev pkg-config
 PGPK_APT_KERNEL="linux-image-amd64 linux-headers-amd64 sparse
 	linux-source-6.1 xz-utils"
 # mmdebstrap: the Debian 13 build root for 7.3's modules; dwarves
-# (pahole): BTF of modules built for 6.12; kmod: depmod of fetched kernels.
-PGPK_APT_VM="qemu-system-x86 busybox-static keyutils cpio mmdebstrap dwarves
+# (pahole): BTF of modules built for 6.12; kmod: depmod of fetched kernels;
+# attr: setfattr for the IMA cases; ima-evm-utils: evmctl (ima-sign test).
+PGPK_APT_VM="qemu-system-x86 busybox-static keyutils cpio mmdebstrap dwarves attr
 	kmod"
 PGPK_APT_TEST="gnupg gpgv debian-keyring debian-archive-keyring
-	clang-format perl python3 python3-cryptography openssl xxd strace"
+	clang-format perl python3 python3-cryptography openssl xxd strace
+	ima-evm-utils"
 # The Debian packages: building them (debian/control's Build-Depends,
 # above and these), checking them (hardening-check: devscripts; lintian),
 # proving them (tests/system/run.sh: mmdebstrap, qemu above; mkfs.ext4).

@@ -103,6 +103,14 @@ for f in "$root"/policy/*; do
 	cp "$f" "$stage/etc/pgpk/"
 done
 
+# IMA: the boot-time setup (policy/ima/), its tools and the VM's policy.
+for b in setfattr getfattr; do
+	command -v "$b" >/dev/null && copy_bin "$(command -v "$b")" "/usr/bin/$b"
+done
+install -D -m 0755 "$root/policy/ima/pgpk-ima-setup" \
+	"$stage/usr/sbin/pgpk-ima-setup"
+install -D -m 0644 "$here/ima.policy" "$stage/etc/pgpk/ima/policy"
+
 # The project's parts, or a note saying why they are missing.
 if [ -n "$PGPK_HELPER_BIN" ] && [ -x "$PGPK_HELPER_BIN" ]; then
 	copy_bin "$PGPK_HELPER_BIN" /usr/sbin/pgpk-helper

@@ -85,6 +85,15 @@ pgpk_dump_new() {
 	fi
 	syslog_seen=$total
 }
+# IMA as a real system sets it up from its initramfs, before any case
+# (policy/ima/pgpk-ima-setup): _ima in root's user keyring, the VM's
+# policy (tests/vm/ima.policy: tmpfs files owned by uid 4242 need a
+# signature), the first appraisal.  No key yet: pgpk keys hold the module,
+# and cases unload it; the IMA cases add theirs.
+if [ "$mode" != demo ] && [ -x /usr/sbin/pgpk-ima-setup ]; then
+	/usr/sbin/pgpk-ima-setup --policy /etc/pgpk/ima/policy \
+		--trigger-uid 4242 || echo "PGPK-VM-ERROR pgpk-ima-setup failed"
+fi
 pgpk_dump_new boot
 
 # pgpk_alive PID: PID exists and is not a zombie.
