@@ -857,3 +857,26 @@ verdict:
 	sigaction(SIGPIPE, &old_pipe, NULL);
 	return res->error;
 }
+
+static int pgpk_capture_instantiate(void *ctx, const uint8_t *blob, size_t len)
+{
+	struct pgpk_broker_capture *cap = ctx;
+
+	free(cap->blob);
+	cap->blob = malloc(len);
+	if (!cap->blob)
+		return -ENOMEM;
+	memcpy(cap->blob, blob, len);
+	cap->len = len;
+	return 0;
+}
+
+static int pgpk_capture_reject(void *ctx, unsigned int timeout, int error)
+{
+	return 0;
+}
+
+const struct pgpk_broker_ops pgpk_broker_capture_ops = {
+	.instantiate = pgpk_capture_instantiate,
+	.reject = pgpk_capture_reject,
+};

@@ -156,33 +156,6 @@ static void pgpk_colon_field(const char *line, int idx, char *out, size_t size)
 
 /* ---- the sandboxed parser ------------------------------------------- */
 
-struct pgpk_ima_capture {
-	uint8_t *blob;
-	size_t len;
-};
-
-static int pgpk_ima_instantiate(void *ctx, const uint8_t *blob, size_t len)
-{
-	struct pgpk_ima_capture *cap = ctx;
-
-	cap->blob = malloc(len);
-	if (!cap->blob)
-		return -ENOMEM;
-	memcpy(cap->blob, blob, len);
-	cap->len = len;
-	return 0;
-}
-
-static int pgpk_ima_reject(void *ctx, unsigned int timeout, int error)
-{
-	return 0;
-}
-
-static const struct pgpk_broker_ops pgpk_ima_ops = {
-	.instantiate = pgpk_ima_instantiate,
-	.reject = pgpk_ima_reject,
-};
-
 /*
  * The canonical Key of subkey @fpr_hex in @cert, converted by the
  * sandboxed parser and re-validated by the broker (the upcall's whole
@@ -192,11 +165,11 @@ static int pgpk_ima_convert(const uint8_t *cert, size_t cert_len,
 			    const char *fpr_hex, struct pgpk_ima_key *key,
 			    char *why, size_t why_len)
 {
-	struct pgpk_ima_capture cap = { NULL, 0 };
+	struct pgpk_broker_capture cap = { NULL, 0 };
 	struct pgpk_policy policy;
 	struct pgpk_broker broker = {
 		.policy = &policy,
-		.ops = &pgpk_ima_ops,
+		.ops = &pgpk_broker_capture_ops,
 		.ops_ctx = &cap,
 		.child = pgpk_child_convert,
 	};

@@ -113,6 +113,19 @@ struct pgpk_broker_ops {
 	int (*reject)(void *ctx, unsigned int timeout, int error);
 };
 
+/*
+ * Ops that keep a copy of the answer (ops_ctx: a struct
+ * pgpk_broker_capture, its blob freed by the caller) and ignore
+ * refusals: for callers that read the answer themselves (selftest,
+ * ima-sign).
+ */
+struct pgpk_broker_capture {
+	uint8_t *blob;
+	size_t len;
+};
+
+extern const struct pgpk_broker_ops pgpk_broker_capture_ops;
+
 struct pgpk_broker {
 	const struct pgpk_policy *policy;
 	const struct pgpk_broker_ops *ops;

@@ -64,45 +64,16 @@ pgpk_st_report(struct pgpk_st *st, enum pgpk_st_result r, const char *name,
 	fflush(stdout);
 }
 
-/* Ops that keep a copy of what would have been instantiated. */
-struct pgpk_st_capture {
-	uint8_t *blob;
-	size_t len;
-};
-
-static int pgpk_st_instantiate(void *ctx, const uint8_t *blob, size_t len)
-{
-	struct pgpk_st_capture *cap = ctx;
-
-	free(cap->blob);
-	cap->blob = malloc(len);
-	if (!cap->blob)
-		return -ENOMEM;
-	memcpy(cap->blob, blob, len);
-	cap->len = len;
-	return 0;
-}
-
-static int pgpk_st_reject(void *ctx, unsigned int timeout, int error)
-{
-	return 0;
-}
-
-static const struct pgpk_broker_ops pgpk_st_ops = {
-	.instantiate = pgpk_st_instantiate,
-	.reject = pgpk_st_reject,
-};
-
 /* Run one request through the pipeline; returns the errno, 0 = ok. */
 static int pgpk_st_run(const struct pgpk_sandbox *sb,
 		       const struct pgpk_policy *policy, pgpk_child_fn child,
 		       enum pgpk_want want, const uint8_t *data, size_t len,
-		       struct pgpk_st_capture *cap,
+		       struct pgpk_broker_capture *cap,
 		       struct pgpk_broker_result *res)
 {
 	struct pgpk_broker broker = {
 		.policy = policy,
-		.ops = &pgpk_st_ops,
+		.ops = &pgpk_broker_capture_ops,
 		.ops_ctx = cap,
 		.child = child,
 		.sandbox = sb,
@@ -118,7 +89,7 @@ static void pgpk_st_kat(struct pgpk_st *st, const struct pgpk_sandbox *sb,
 			const struct pgpk_policy *policy, const char *name,
 			enum pgpk_want want, const uint8_t *in, size_t in_len,
 			const uint8_t *expect, size_t expect_len,
-			struct pgpk_st_capture *cap)
+			struct pgpk_broker_capture *cap)
 {
 	struct pgpk_broker_result res;
 	size_t i;
@@ -239,8 +210,8 @@ static int pgpk_st_verify(const struct pgpk_key_material *key,
 }
 
 static void pgpk_st_signatures(struct pgpk_st *st,
-			       const struct pgpk_st_capture *key_cap,
-			       const struct pgpk_st_capture *sig_cap)
+			       const struct pgpk_broker_capture *key_cap,
+			       const struct pgpk_broker_capture *sig_cap)
 {
 	struct pgpk_canon key, sig;
 	struct pgpk_canon_error err;
@@ -275,7 +246,7 @@ static void pgpk_st_expect(struct pgpk_st *st, const struct pgpk_sandbox *sb,
 			   pgpk_child_fn child, enum pgpk_want want,
 			   const uint8_t *in, size_t len, int want_error)
 {
-	struct pgpk_st_capture cap = { 0 };
+	struct pgpk_broker_capture cap = { 0 };
 	struct pgpk_broker_result res;
 	int ret;
 
@@ -308,7 +279,7 @@ static void pgpk_st_sandbox(struct pgpk_st *st, const struct pgpk_sandbox *sb,
 			    const struct pgpk_policy *defaults)
 {
 	struct pgpk_policy policy = *defaults;
-	struct pgpk_st_capture cap = { 0 };
+	struct pgpk_broker_capture cap = { 0 };
 	struct pgpk_broker_result res;
 	char want[64];
 	int ret;
@@ -384,7 +355,8 @@ static void pgpk_st_environment(struct pgpk_st *st)
 
 int pgpk_cmd_selftest(int argc, char **argv)
 {
-	struct pgpk_st_capture key_cap = { 0 }, sig_cap = { 0 }, cap = { 0 };
+	struct pgpk_broker_capture key_cap = { 0 }, sig_cap = { 0 },
+				   cap = { 0 };
 	struct pgpk_st st = { { 0 } };
 	struct pgpk_policy policy;
 	struct pgpk_sandbox sb;
