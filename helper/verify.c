@@ -317,8 +317,7 @@ static int pgpk_verify_find(const struct pgpk_verify_ctx *vc,
 			(vc->policy.allow_expired ? PGPK_USE_ALLOW_EXPIRED : 0),
 		&err);
 	if (!ret)
-		ret = pgpk_key_signed_at(vk->ring, cert, pub, sig->created,
-					 &err);
+		ret = pgpk_key_signed_at(pub, sig->created, &err);
 	if (ret) {
 		snprintf(why, why_len, "%s: key of %s: %s",
 			 ret == -EKEYEXPIRED ? "expired key" : "key refused",

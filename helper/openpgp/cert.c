@@ -965,13 +965,6 @@ static void *pgpk_worker_run(void *arg)
 	return NULL;
 }
 
-uint32_t pgpk_subkey_bound_at(const struct pgpk_keyring *ring,
-			      const struct pgpk_cert *cert,
-			      const struct pgpk_pubkey *sub)
-{
-	return sub->subkey && sub->valid ? sub->bound_at : 0;
-}
-
 static int pgpk_validate_all(struct pgpk_keyring *ring,
 			     const struct pgpk_parse_opts *opts)
 {

@@ -434,7 +434,7 @@ int pgpk_key_canonical(const struct pgpk_keyring *ring,
 			k.primary_offset = (uint32_t)cert->primary.offset;
 		}
 		cert_sig = key->binding;
-		k.bound = pgpk_subkey_bound_at(ring, cert, key);
+		k.bound = key->bound_at;
 		k.has_bound = k.bound != 0;
 	} else {
 		const struct pgpk_userid *uid = pgpk_cert_primary_uid(cert);

@@ -213,7 +213,7 @@ struct pgpk_pubkey {
 	 * found (RFC 9580 5.2.3.34 requires one for signing subkeys). */
 	bool backsig;
 	/* Subkey: creation time of its oldest verifying binding
-	 * (pgpk_subkey_bound_at()). */
+	 * (RFC 9580 5.2.1.11: later bindings only update its properties). */
 	uint32_t bound_at;
 };
 
@@ -397,22 +397,11 @@ int64_t pgpk_key_expires(const struct pgpk_cert *cert,
 /*
  * Whether `key` (usable by pgpk_key_usable()) can have made a signature
  * at time `t`: not before the key's creation, not before a subkey's
- * binding (pgpk_subkey_bound_at()), not at or after a soft revocation.
+ * binding (bound_at), not at or after a soft revocation.
  * 0 or -EKEYREJECTED naming the rule.
  */
-int pgpk_key_signed_at(const struct pgpk_keyring *ring,
-		       const struct pgpk_cert *cert,
-		       const struct pgpk_pubkey *key, uint32_t t,
+int pgpk_key_signed_at(const struct pgpk_pubkey *key, uint32_t t,
 		       struct pgpk_error *err);
-
-/*
- * The time `sub` was bound to `cert` (RFC 9580 5.2.1.11): the creation
- * time of its oldest binding signature that verifies; later bindings only
- * update its properties.  0 for a primary key or an unbound subkey.
- */
-uint32_t pgpk_subkey_bound_at(const struct pgpk_keyring *ring,
-			      const struct pgpk_cert *cert,
-			      const struct pgpk_pubkey *sub);
 
 /* ---- canonical encoding (convert.c) ---- */
 

@@ -96,9 +96,7 @@ int pgpk_key_usable(const struct pgpk_cert *cert, const struct pgpk_pubkey *key,
 	return 0;
 }
 
-int pgpk_key_signed_at(const struct pgpk_keyring *ring,
-		       const struct pgpk_cert *cert,
-		       const struct pgpk_pubkey *key, uint32_t t,
+int pgpk_key_signed_at(const struct pgpk_pubkey *key, uint32_t t,
 		       struct pgpk_error *err)
 {
 	uint32_t bound;
@@ -109,7 +107,7 @@ int pgpk_key_signed_at(const struct pgpk_keyring *ring,
 				 ", key created %" PRIu32 ")",
 				 t, key->created);
 	if (key->subkey) {
-		bound = pgpk_subkey_bound_at(ring, cert, key);
+		bound = key->bound_at;
 		if (t < bound)
 			return pgpk_fail(
 				err, -EKEYREJECTED, key->offset,
