@@ -6,7 +6,7 @@
 # usage: kernel/count-lines.sh
 cd "$(dirname "$0")" || exit 1
 
-UNTRUSTED="pgpk_canon.c pgpk_armor.c"
+UNTRUSTED="pgpk_canon.c pgpk_frame.c"
 
 # code FILE...: non-blank, non-comment lines (C comments and //).
 code() {

@@ -1,107 +1,94 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * pgpk module internals: what its files share.
+ * pgpk module internals.  Each file uses only those listed before it:
  *
- * pgpk_armor.c   the only code that reads untrusted OpenPGP bytes: ASCII
- *                armor removal and the binding checks (memcmp, no parse)
- * pgpk_upcall.c  key type "pgpk": request_key() upcall and answer cache
- * pgpk_hash.c    fingerprints and signature digests (RFC 9580 5.2.4, 5.5.4)
- * pgpk_key.c     canonical Key -> asymmetric key payload, kernel policy
- * pgpk_subtype.c what a pgpk key verifies (trust rule 6)
- * pgpk_certify.c asym_auth: the certification that vouches for a key
- * pgpk_parser.c  asymmetric key parser "pgpk"
- * pgpk_verify.c  pgpk_verify_signature(), exported
- * pgpk_test_key.c key type "pgpk_test"
- * pgpk_main.c    trusted keyring, bundle preload, init and exit
+ * pgpk_canon.c    strict canonical decoder       } untrusted-byte code,
+ * pgpk_frame.c    framing walks, comparisons     } also built for user space
+ * pgpk_rebuild.c  key packet and trailer octets (shared with user space)
+ * pgpk_sig.c      digests; the subtype: what a pgpk key verifies;
+ *                 pgpk_verify_signature(); key type "pgpk_test"
+ * pgpk_key.c      asymmetric key parser "pgpk" and its upcall (key type
+ *                 "pgpk"); keyring ".pgpk"; init and exit
  */
 #ifndef _PGPK_H
 #define _PGPK_H
 
-#include <linux/key-type.h>
 #include <linux/verification.h>
 #include <crypto/public_key.h>
-#include "pgpk_armor.h"
 #include "pgpk_compat.h"
 #include "pgpk_canon.h"
 
 #define PGPK_KEYID_LEN		8
 #define PGPK_FPR_MAX		32	/* v6 fingerprint: SHA-256 */
 
-/* A key's identity, computed in the kernel from its rebuilt packet. */
-struct pgpk_key_id {
-	u8 fpr[PGPK_FPR_MAX];
-	u32 fpr_len;
-	u8 keyid[PGPK_KEYID_LEN];
-};
+/* RFC 9580 5.2.1: signature types. */
+#define PGPK_SIG_TEXT		0x01
+#define PGPK_SIG_CERT_FIRST	0x10
+#define PGPK_SIG_CERT_LAST	0x13
+#define PGPK_SIG_SUBKEY_BINDING	0x18
+#define PGPK_SIG_DIRECT_KEY	0x1f
+
+/* A refusal: one ratelimited log line saying why, and @err. */
+#define pgpk_refuse(err, fmt, ...) \
+	({ pr_warn_ratelimited(fmt "\n", ##__VA_ARGS__); err; })
 
 /*
- * A pgpk key's payload[asym_crypto]: the public_key, and the times its
- * signatures may have been made in (pgpk_sig_time_check()).  pub comes
- * first, so public_key_free() frees the whole.
+ * A pgpk key's payload[asym_crypto]: its public_key first, so that
+ * public_key_free() frees the whole, and what the subtype checks a
+ * signature's time and use against.  Hints are the helper's or the
+ * submitter's word (../SECURITY.md).
  */
 struct pgpk_public_key {
 	struct public_key pub;
+	u32 size;		/* modulus, octets */
 	u32 created;		/* key packet creation time: confirmed */
 	u32 bound;		/* max(created, Key.bound): hint */
 	u32 soft_revoked;	/* Key.soft_revoked: hint */
 	bool has_soft_revoked;
-	u32 key_flags;		/* Key.key_flags, or 0xff without: hint */
+	bool ima;		/* dedicated to IMA: confirmed */
+	u8 key_flags;		/* Key.key_flags, or 0xff without: hint */
 };
 
-static_assert(offsetof(struct pgpk_public_key, pub) == 0);
+/*
+ * A signature whose hashed octets pgpk framed (pgpk_sig_digest()): its
+ * public_key_signature first, so that public_key_signature_free() frees
+ * the whole; its encoding points at pgpk_sig_encoding.
+ */
+struct pgpk_sig_info {
+	struct public_key_signature pks;
+	u32 created;		/* confirmed in the hashed area */
+	u64 expires;		/* hint */
+	u8 type;
+	u8 fpr_len;		/* hashed issuer fingerprint; 0: none */
+	u8 fpr[PGPK_FPR_MAX];
+};
 
-/* A decoded upcall answer; canon points into the key's payload. */
+/* A decoded canonical blob; @key, if any, holds the octets decoded. */
 struct pgpk_answer {
 	struct key *key;
 	struct pgpk_canon canon;
 };
 
-/* pgpk_upcall.c */
-int pgpk_upcall(const char *kind, const struct pgpk_input *in,
-		const char *select, struct pgpk_answer *ans);
-void pgpk_answer_put(struct pgpk_answer *ans);
-int pgpk_upcall_init(void);
-void pgpk_upcall_exit(void);
+/* What a signature hashes before its trailer (RFC 9580 5.2.4). */
+struct pgpk_signed {
+	const struct pgpk_key_material *key[2];	/* primary, subkey */
+	const struct pgpk_bytes *user_id;
+	const u8 *data;				/* a document */
+	size_t len;
+};
 
-/* pgpk_hash.c */
-struct pgpk_digest;
-bool pgpk_hash_weak(u32 id);
-int pgpk_key_body(const struct pgpk_key_material *m, u8 **body, size_t *len);
-int pgpk_key_identify(const struct pgpk_key_material *m,
-		      struct pgpk_key_id *id);
-struct pgpk_digest *pgpk_digest_begin(const struct pgpk_sig *sig);
-int pgpk_digest_key(struct pgpk_digest *d, const struct pgpk_key_material *m);
-int pgpk_digest_user_id(struct pgpk_digest *d, const struct pgpk_bytes *uid);
-int pgpk_digest_data(struct pgpk_digest *d, const u8 *data, size_t len);
-struct public_key_signature *pgpk_digest_end(struct pgpk_digest *d);
-void pgpk_digest_abort(struct pgpk_digest *d);
-int pgpk_sig_auth_ids(struct public_key_signature *pks,
-		      const struct pgpk_sig *sig);
-
-/* pgpk_certify.c */
-struct public_key_signature *pgpk_cert_digest(const struct pgpk_key *k,
-					      const struct pgpk_sig *sig);
-struct public_key_signature *pgpk_certify(const struct pgpk_key *k,
-					  const struct pgpk_key_id *id);
-
-/* pgpk_key.c */
-int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,
-		  const char *select);
-int pgpk_select_parse(const char *desc, char *out, size_t size);
-
-/* pgpk_subtype.c */
-void pgpk_sig_mark(struct public_key_signature *pks);
-void pgpk_key_mark_ima(struct public_key *pub);
-int pgpk_rsa_verify(const struct public_key *pub,
-		    const struct public_key_signature *sig, u32 size);
+/* pgpk_sig.c */
 extern struct asymmetric_key_subtype pgpk_key_subtype;
-void pgpk_subtype_init(void);
-
-/* pgpk_parser.c */
-int pgpk_parser_init(void);
-void pgpk_parser_exit(void);
-
-/* pgpk_verify.c */
+struct pgpk_answer *pgpk_decode(const u8 *blob, size_t len, const char *what);
+u8 *pgpk_key_packet(const struct pgpk_key_material *m, size_t *len,
+		    size_t *body);
+int pgpk_ids(struct asymmetric_key_id **ids, const u8 *fpr, u32 fpr_len,
+	     const u8 *keyid);
+struct pgpk_sig_info *pgpk_sig_digest(const struct pgpk_sig *sig,
+				      const struct pgpk_signed *what,
+				      const u8 *mark, bool *marked);
+int pgpk_rsa_verify(const struct public_key *pub, u32 size,
+		    const struct public_key_signature *sig);
 int pgpk_verify_signature(const void *data, size_t len,
 			  const void *raw_sig, size_t sig_len,
 			  struct key *trusted_keys,
@@ -109,15 +96,10 @@ int pgpk_verify_signature(const void *data, size_t len,
 			  int (*view_content)(void *ctx, const void *data,
 					      size_t len, size_t asn1hdrlen),
 			  void *ctx);
-int pgpk_sig_obtain(const u8 *raw, size_t len, struct pgpk_answer *ans);
-int pgpk_sig_check(const struct pgpk_sig *sig, const void *data, size_t len,
-		   struct key *keyring);
-int pgpk_sig_key_check(const struct key *key, const struct pgpk_sig *sig,
-		       bool document);
-extern struct key *pgpk_trusted_keys;
+int pgpk_sig_init(void);
+void pgpk_sig_exit(void);
 
-/* pgpk_test_key.c */
-int pgpk_test_key_init(void);
-void pgpk_test_key_exit(void);
+/* pgpk_key.c */
+extern struct key *pgpk_trusted_keys;
 
 #endif /* _PGPK_H */

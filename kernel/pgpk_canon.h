@@ -1,121 +1,60 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * pgpk canonical encoding: the strict decoder's interface.
+ * The interface of the module's untrusted-byte code: the strict canonical
+ * decoder (pgpk_canon.c) and the framing walks and comparisons over
+ * OpenPGP octets (pgpk_frame.c).  Both compile unchanged
+ * in user space (bazel/kernel_user.h), where the broker, the tests and
+ * the fuzzers (tests/fuzz/) use the very same code.
  *
- * The schema is proto/pgpk.proto; the rules are listed at its top.  This
- * header and pgpk_canon.c compile unchanged in the kernel and in user space
- * (the broker, the tests and the fuzzer use the very same decoder).
+ * With them, what both sides compute from decoded fields: the octets a
+ * key packet, a user ID and a signature trailer are hashed as
+ * (pgpk_rebuild.c), and the mark of a key dedicated to IMA.
  *
- * The decoder copies nothing: every pgpk_bytes points into the buffer that
- * was decoded, which must outlive the result.
+ * The decoder's schema is proto/pgpk.proto; its rules are listed at the
+ * top of that file.  The decoder copies nothing: every pgpk_bytes points
+ * into the buffer decoded, which must outlive the result.  Bit n of a
+ * decoded message's .present is its field n (proto/pgpk_fields.h names
+ * them all for user space).
  */
 #ifndef _PGPK_CANON_H
 #define _PGPK_CANON_H
 
-#ifdef __KERNEL__
 #include <linux/types.h>
-#else
-/* User space: the kernel's short type names, from the uapi types. */
-#include <linux/types.h>
-#include <stdbool.h>
-#include <stddef.h>
-typedef __u8 u8;
-typedef __u16 u16;
-typedef __u32 u32;
-typedef __u64 u64;
+#ifndef __KERNEL__
+#include "../bazel/kernel_user.h"	/* u8, u32, u64, bool, size_t */
 #endif
 
 #define PGPK_MAGIC		"\x7fPGK\x01"
 #define PGPK_MAGIC_LEN		5
 #define PGPK_MAX_BLOB		(1024 * 1024 - 1)
 #define PGPK_MAX_MPI		1024	/* octets: 8192-bit RSA */
+#define PGPK_MAX_EXPONENT	8	/* octets: RSA e < 2^64 */
 #define PGPK_MAX_USER_ID	4096
 #define PGPK_MAX_HASHED_AREA	65535
 #define PGPK_MAX_CONTENT	(1024 * 1024 - 65536)
-/*
- * Candidate third-party certifications of a key (Key.third_party): more
- * than the 234 a 64 KiB add_key payload can hold, so that no flood of
- * forgeries can push a genuine one out of the helper's answer.
- */
-#define PGPK_MAX_THIRD_PARTY	256
-/*
- * Signatures of one document in an answer: Canonical.signature and at
- * most PGPK_MAX_SIGNATURES - 1 more_signatures.
- */
+/* Signatures of one document: Canonical.signature + more_signatures. */
 #define PGPK_MAX_SIGNATURES	16
 /*
  * Seconds a signature's creation time may lie ahead of the clock before
- * it is refused as made in the future: the kernel (pgpk_sig_key_check())
- * and the helper's policy (PGPK_POLICY_CLOCK_SKEW) apply the same rule.
+ * it is refused as made in the future: the kernel and the helper's policy
+ * (PGPK_POLICY_CLOCK_SKEW) apply the same rule.
  */
 #define PGPK_CLOCK_SKEW		300
-/* Issuers smaller than this are refused; their values are >= 248 octets. */
-#define PGPK_MIN_ISSUER_BITS	2048
 
-/* Field numbers, as in proto/pgpk.proto.  Bit n of .present is field n. */
-enum pgpk_material_field {
-	PGPK_MAT_VERSION = 1,
-	PGPK_MAT_CREATED,
-	PGPK_MAT_ALGORITHM,
-	PGPK_MAT_RSA_N,
-	PGPK_MAT_RSA_E,
-};
-
-enum pgpk_sig_field {
-	PGPK_SIG_VERSION = 1,
-	PGPK_SIG_TYPE,
-	PGPK_SIG_PUBKEY_ALGORITHM,
-	PGPK_SIG_HASH_ALGORITHM,
-	PGPK_SIG_CREATED,
-	PGPK_SIG_EXPIRES,
-	PGPK_SIG_HASHED_AREA,
-	PGPK_SIG_SALT,
-	PGPK_SIG_QUICK_CHECK,
-	PGPK_SIG_RSA_S,
-	PGPK_SIG_ISSUER_KEY_ID,
-	PGPK_SIG_ISSUER_FINGERPRINT,
-};
-
-enum pgpk_key_field {
-	PGPK_KEY_MATERIAL = 1,
-	PGPK_KEY_PACKET_OFFSET,
-	PGPK_KEY_SUBKEY,
-	PGPK_KEY_USER_ID,
-	PGPK_KEY_USER_ID_OFFSET,
-	PGPK_KEY_EXPIRES,
-	PGPK_KEY_KEY_FLAGS,
-	PGPK_KEY_PRIMARY,
-	PGPK_KEY_PRIMARY_OFFSET,
-	PGPK_KEY_CERTIFICATION,
-	PGPK_KEY_THIRD_PARTY,
-	PGPK_KEY_BOUND,
-	PGPK_KEY_SOFT_REVOKED,
-};
-
-enum pgpk_canon_field {
-	PGPK_CANON_KEY = 1,
-	PGPK_CANON_SIGNATURE,
-	PGPK_CANON_CONTENT,
-	PGPK_CANON_MORE_SIGNATURES,
-};
+/* The field numbers the kernel tests for presence. */
+#define PGPK_SIG_SALT		8
+#define PGPK_KEY_KEY_FLAGS	7
+#define PGPK_KEY_PRIMARY	8
+#define PGPK_KEY_SOFT_REVOKED	13
+#define PGPK_CANON_KEY		1
+#define PGPK_CANON_SIGNATURE	2
+#define PGPK_CANON_CONTENT	3
 
 #define PGPK_HAS(msg, field)	(!!((msg)->present & (1u << (field))))
 
 struct pgpk_bytes {
 	const u8 *data;
 	u32 len;
-};
-
-/*
- * A repeated field: its consecutive occurrences, each validated like a
- * single one, kept as the raw span (first tag to end of the last element)
- * and re-decoded one by one with pgpk_canon_next().
- */
-struct pgpk_repeated {
-	const u8 *data;
-	u32 len;
-	u32 count;
-	const void *field;	/* the element's schema (pgpk_canon.c) */
 };
 
 struct pgpk_key_material {
@@ -141,6 +80,7 @@ struct pgpk_sig {
 	struct pgpk_bytes rsa_s;
 	struct pgpk_bytes issuer_key_id;
 	struct pgpk_bytes issuer_fingerprint;
+	u32 rsa_s_offset;
 };
 
 struct pgpk_key {
@@ -155,50 +95,87 @@ struct pgpk_key {
 	struct pgpk_key_material primary;
 	u32 primary_offset;
 	struct pgpk_sig certification;
-	struct pgpk_repeated third_party;	/* of struct pgpk_sig */
 	u32 bound;
 	u32 soft_revoked;
 };
 
+/*
+ * sigs[0] is Canonical.signature, sigs[1..nr_more] its more_signatures,
+ * in order.  About 2.5 KiB: the kernel allocates it.
+ */
 struct pgpk_canon {
 	u32 present;
 	struct pgpk_key key;
-	struct pgpk_sig sig;
+	struct pgpk_sig sigs[PGPK_MAX_SIGNATURES];
 	struct pgpk_bytes content;
-	struct pgpk_repeated more_signatures;	/* of struct pgpk_sig */
+	u32 nr_more;
 };
 
-/* Why a blob was refused; the decoder itself always returns -EBADMSG. */
-enum pgpk_canon_reason {
-	PGPK_OK = 0,
-	PGPK_E_SIZE,		/* blob empty or larger than PGPK_MAX_BLOB */
-	PGPK_E_MAGIC,		/* does not start with PGPK_MAGIC */
-	PGPK_E_TRUNCATED,	/* a tag, varint or length runs past the end */
-	PGPK_E_VARINT,		/* non-minimal or over-long varint */
-	PGPK_E_WIRE_TYPE,	/* wire type not the one the schema uses */
-	PGPK_E_UNKNOWN_FIELD,	/* field number not in the schema */
-	PGPK_E_ORDER,		/* field numbers not ascending */
-	PGPK_E_DUPLICATE,	/* field appears twice */
-	PGPK_E_RANGE,		/* value outside its bound */
-	PGPK_E_LENGTH,		/* length outside its bound */
-	PGPK_E_LEADING_ZERO,	/* big-endian integer with a leading zero */
-	PGPK_E_MISSING,		/* required field absent */
-	PGPK_E_ENVELOPE,	/* not exactly one of key and signature */
-	PGPK_E_COUNT,		/* repeated field occurs too often */
-	PGPK_E_NR_REASONS
-};
-
+/* Why and where a blob was refused; the decoder returns -EBADMSG. */
 struct pgpk_canon_error {
-	enum pgpk_canon_reason reason;
+	const char *why;
 	u32 offset;		/* octet offset in the blob, magic included */
-	u32 field;		/* field number concerned, 0 if none */
 };
 
 int pgpk_canon_decode(const u8 *blob, size_t len, struct pgpk_canon *out,
 		      struct pgpk_canon_error *err);
 bool pgpk_canon_is_canonical(const u8 *blob, size_t len);
-int pgpk_canon_next(const struct pgpk_repeated *r, u32 *pos, void *out);
-const char *pgpk_canon_reason_str(enum pgpk_canon_reason reason);
-u32 pgpk_canon_salt_len(u32 hash);
+
+/* RFC 9580 5: the packet tags the binding checks look for. */
+#define PGPK_TAG_PUBLIC_KEY	6
+#define PGPK_TAG_USER_ID	13
+#define PGPK_TAG_PUBLIC_SUBKEY	14
+
+/* What a v4/v6 signature's hashed area says, as its framing shows. */
+struct pgpk_hashed {
+	u32 created;		/* the one Signature Creation Time */
+	const u8 *fpr;		/* Issuer Fingerprint, without version */
+	u32 fpr_len;		/* 0: none */
+	bool marked;		/* the mark given to pgpk_hashed_walk() */
+};
+
+bool pgpk_packet_at(const u8 *buf, size_t len, u32 offset, u8 tag,
+		    const u8 *body, size_t body_len);
+bool pgpk_bytes_at(const u8 *buf, size_t len, u32 offset, const u8 *bytes,
+		   size_t n);
+bool pgpk_hashed_walk(const u8 *area, u32 len, const u8 *mark, u32 mark_len,
+		      struct pgpk_hashed *h);
+
+/*
+ * Rebuilding OpenPGP octets from canonical fields (pgpk_rebuild.c): the
+ * kernel hashes these itself instead of believing digests or packets from
+ * the helper; user space (pgpk-helper verify, tests) uses the same file.
+ * Nothing allocates or fails: with a NULL @out each function returns the
+ * length it would write.  The decoder's bounds keep every length in range.
+ */
+#define PGPK_PREFIX_MAX 5	/* longest prefix before a key or user ID */
+
+size_t pgpk_rebuild_key(const struct pgpk_key_material *m, u8 *out);
+size_t pgpk_rebuild_key_prefix(const struct pgpk_key_material *m, u8 *out);
+size_t pgpk_rebuild_uid_prefix(u32 len, u8 *out);
+size_t pgpk_rebuild_trailer(const struct pgpk_sig *s, u8 *out);
+u32 pgpk_rebuild_salt_len(u32 hash);
+
+/*
+ * The mark of a key dedicated to IMA, which the module looks for in the
+ * binding signature it verifies itself, and pgpk-helper ima-sign makes
+ * and requires.  A subkey is dedicated to IMA when its binding signature
+ * (0x18) carries, in its hashed area, exactly this Notation Data subpacket
+ * (RFC 9580 5.2.3.24): not critical, human-readable (flags 0x80 0 0 0),
+ * name "ima@pgpk", value "file-signatures", as `gpg --cert-notation
+ * ima@pgpk=file-signatures --quick-add-key FPR rsa3072 auth` writes it.
+ * RFC 9580 5.2.3.7: subpacket length (type + data = 32), type 20; then
+ * flags, name length, value length, name, value.  The module walks the
+ * hashed area's framing (pgpk_hashed_walk()) and compares whole
+ * subpackets of this length with it.
+ */
+#define PGPK_IMA_NOTATION_NAME	"ima@pgpk"
+#define PGPK_IMA_NOTATION_VALUE	"file-signatures"
+#define PGPK_IMA_MARK_LEN	33
+#define PGPK_IMA_MARK_INIT {						\
+	32, 20, 0x80, 0, 0, 0, 0, 8, 0, 15,				\
+	'i', 'm', 'a', '@', 'p', 'g', 'p', 'k',				\
+	'f', 'i', 'l', 'e', '-', 's', 'i', 'g', 'n', 'a', 't', 'u',	\
+	'r', 'e', 's' }
 
 #endif /* _PGPK_CANON_H */

@@ -1,449 +1,501 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A decoded canonical Key becomes an asymmetric key payload: the RSA
- * public key in the DER form the kernel's RSA takes, key IDs computed
- * here (fingerprint and key ID), a description, and asym_auth, the
- * certification with a digest computed here, for restricted keyrings
- * (chosen by pgpk_certify.c).
+ * pgpk: OpenPGP keys and signatures for the kernel keyrings, without an
+ * OpenPGP parser in the kernel.  This file: the asymmetric key parser
+ * "pgpk", its upcall, the trusted keyring ".pgpk", init and exit.
  *
- * The kernel's policy floor for keys (trust rule 5) is here too, applied
- * whoever submits the key and however: an RSA modulus of at least
- * min_rsa_bits (and its primary's, for a subkey), an expiry no later than
- * OpenPGP can express, and only v4/v6 certifications with a strong hash
- * as asym_auth.
+ *   canonical blob -> strict decode                   -> load
+ *   OpenPGP bytes  -> upcall -> strict decode -> bind -> load
+ *   ASCII armor    -> -EBADMSG, "use gpg --dearmor or pgpk-helper import"
  *
- * The key's subtype is pgpk_key_subtype (pgpk_subtype.c), which holds a
- * reference on this module for as long as the key lives.  A subkey whose
- * binding signature carries the IMA mark (pgpk_ima.h), verified here with
- * its primary key, is dedicated to IMA (pgpk_ima_confirm()).
+ * The upcall (key type "pgpk", /sbin/request-key, pgpk-helper) is
+ *
+ *  - private by construction (trust rule 7): every request has a
+ *    description of its own ("key:<128 random bits>"), is made with
+ *    credentials whose thread keyring is a new keyring of its own (where
+ *    the answer is linked, and /sbin/request-key's session keyring), and
+ *    carries the module's mark (request_key()'s aux).  No other request
+ *    can join it, no key a user holds can answer it, its answer serves no
+ *    one else.  Nothing is cached, as the X.509 parser caches nothing.
+ *  - bounded (trust rule 8): add_key() runs the parser holding
+ *    key_types_sem and the asymmetric parsers' rwsem for reading; a writer
+ *    queued behind them (a key type or parser registration) would block
+ *    every keyring operation on the system.  So the key type constructs
+ *    its keys itself (its request_key op): /sbin/request-key is started as
+ *    the kernel's upcall starts it, but the requester waits for the
+ *    answer, not the program, at most upcall_timeout seconds, killably.
+ *
+ * Binding (trust rule 2): an answer describes the submitted bytes.  It is
+ * the certificate's primary key, whose packet (and user ID) the kernel
+ * rebuilds must be a whole top-level packet at the offset the helper
+ * named; the certification's RSA value must be at its own offset.
+ * Subkeys come as canonical blobs (pgpk-helper import, pgpk-helper key).
+ *
+ * Loading: the RSA key in the DER form the kernel's RSA takes, which
+ * judges it; fingerprint and key ID computed here; the policy floor
+ * (trust rule 5: at least min_rsa_bits, for a subkey's primary too; no
+ * later expiry than OpenPGP can say); asym_auth, Key.certification's
+ * digest, which restrict.c verifies with the trusted key (the helper, or
+ * whoever made a canonical blob, chose it: a wrong choice is refused
+ * there); the IMA mark, confirmed here.
  */
 #define pr_fmt(fmt) "pgpk: " fmt
 
-#include <linux/ctype.h>
+#include <linux/cred.h>
+#include <linux/key-type.h>
 #include <linux/module.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include <linux/umh.h>
+#include <linux/wait_bit.h>
 #include <crypto/akcipher.h>
+#include <crypto/hash.h>
+#include <keys/asymmetric-parser.h>
 #include <keys/asymmetric-subtype.h>
+#include <keys/request_key_auth-type.h>
+#include <keys/user-type.h>
 #include "pgpk.h"
-#include "pgpk_ima.h"
-#include "pgpk_rebuild.h"
 
-#define PGPK_DESC_MAX		255	/* as the 2022 patch set */
-#define PGPK_MIN_RSA_BITS	2048	/* the helper's default; no lower */
-
-static unsigned int pgpk_min_rsa_bits = PGPK_MIN_RSA_BITS;
-
-static int pgpk_set_min_rsa_bits(const char *val,
-				 const struct kernel_param *kp)
-{
-	unsigned int bits;
-
-	if (kstrtouint(val, 0, &bits) || bits < PGPK_MIN_RSA_BITS)
-		return -EINVAL;
-	return param_set_uint(val, kp);
-}
-
-static const struct kernel_param_ops pgpk_min_rsa_bits_ops = {
-	.set	= pgpk_set_min_rsa_bits,
-	.get	= param_get_uint,
-};
-
-module_param_cb(min_rsa_bits, &pgpk_min_rsa_bits_ops, &pgpk_min_rsa_bits,
-		0644);
+static unsigned int pgpk_min_rsa_bits = 2048;
+module_param_named(min_rsa_bits, pgpk_min_rsa_bits, uint, 0644);
 MODULE_PARM_DESC(min_rsa_bits,
-		 "Smallest RSA modulus in bits, 2048 or more (default 2048)");
+		 "Smallest RSA modulus in bits; 2048 if lower (default 2048)");
 
-/* X.690 8.1.3: definite length octets, short or long form. */
-static size_t pgpk_der_len_size(size_t len)
-{
-	return len < 0x80 ? 1 : len < 0x100 ? 2 : 3;
-}
+static unsigned int pgpk_upcall_timeout = 5;
+module_param_named(upcall_timeout, pgpk_upcall_timeout, uint, 0644);
+MODULE_PARM_DESC(upcall_timeout,
+		 "Seconds add_key waits for pgpk-helper, 1 to 60 (default 5)");
 
-static u8 *pgpk_der_header(u8 *p, u8 tag, size_t len)
-{
-	*p++ = tag;
-	if (len >= 0x100) {
-		*p++ = 0x82;
-		*p++ = len >> 8;
-	} else if (len >= 0x80) {
-		*p++ = 0x81;
-	}
-	*p++ = len;
-	return p;
-}
+static const u8 pgpk_ima_mark[PGPK_IMA_MARK_LEN] = PGPK_IMA_MARK_INIT;
 
-/* X.690 8.3: a non-negative INTEGER needs 0x00 before a set top bit. */
-static size_t pgpk_der_int_len(const struct pgpk_bytes *b)
-{
-	return b->len + (b->data[0] >> 7);
-}
-
-static u8 *pgpk_der_int(u8 *p, const struct pgpk_bytes *b)
-{
-	p = pgpk_der_header(p, 0x02, pgpk_der_int_len(b));
-	if (b->data[0] & 0x80)
-		*p++ = 0;
-	memcpy(p, b->data, b->len);
-	return p + b->len;
-}
+/* request_key()'s aux: the request is the module's own. */
+static int pgpk_upcall_cookie;
 
 /*
- * RFC 8017 A.1.1: RSAPublicKey ::= SEQUENCE { modulus INTEGER,
- * publicExponent INTEGER }, the form crypto/rsa.c parses.  n and e are at
- * most PGPK_MAX_MPI octets, so every length fits in two octets.
+ * The answer is not charged to the requester's quota: like add_key()'s
+ * own copy of its payload, it lives for the one add_key() that asked.
  */
-static int pgpk_rsa_der(const struct pgpk_key_material *m, struct public_key *pub)
+static int pgpk_upcall_preparse(struct key_preparsed_payload *prep)
 {
-	size_t n = pgpk_der_int_len(&m->rsa_n), e = pgpk_der_int_len(&m->rsa_e);
-	size_t body = 1 + pgpk_der_len_size(n) + n + 1 + pgpk_der_len_size(e) + e;
-	u8 *p;
+	int ret = user_preparse(prep);
 
-	pub->keylen = 1 + pgpk_der_len_size(body) + body;
-	pub->key = kmalloc(pub->keylen, GFP_KERNEL);
-	if (!pub->key)
-		return -ENOMEM;
-	p = pgpk_der_header(pub->key, 0x30, body);
-	p = pgpk_der_int(p, &m->rsa_n);
-	pgpk_der_int(p, &m->rsa_e);
+	prep->quotalen = 0;
+	return ret;
+}
+
+static int pgpk_umh_init(struct subprocess_info *info, struct cred *cred)
+{
+	key_put(cred->session_keyring);
+	cred->session_keyring = key_get(info->data);
 	return 0;
 }
 
-/* Policy floor: the modulus length in bits (n has no leading zero). */
-static int pgpk_rsa_bits_check(const struct pgpk_key_material *m,
-			       const struct pgpk_key_id *id)
+/*
+ * The key type's request_key op: "/sbin/request-key create <key> <uid>
+ * <gid> <thread, process and session keyrings>", as call_sbin_request_key()
+ * (security/keys/request_key.c) runs it, with the request's own keyring as
+ * its session keyring, holding the authorisation key; only its exec is
+ * waited for.  Then at most upcall_timeout seconds for the answer.
+ */
+static int pgpk_upcall_actor(struct key *authkey, void *aux)
 {
-	u32 bits = (m->rsa_n.len - 1) * 8 + fls(m->rsa_n.data[0]);
-	u32 min = READ_ONCE(pgpk_min_rsa_bits);
+	char arg[10][36] = { "/sbin/request-key", "create", [8] = "HOME=/",
+			     "PATH=/sbin:/bin:/usr/sbin:/usr/bin" };
+	unsigned int secs = clamp_val(READ_ONCE(pgpk_upcall_timeout), 1, 60);
+	struct key *key = get_request_key_auth(authkey)->target_key;
+	char *argv[9] = { }, *envp[3] = { arg[8], arg[9] };
+	const struct cred *cred = current_cred();
+	struct key *ring = cred->thread_keyring;
+	struct subprocess_info *info;
+	int i, ret = -EPERM;
 
-	if (bits >= min)
-		return 0;
-	pr_warn_ratelimited("policy: key %*phN has %u-bit RSA, min_rsa_bits is %u\n",
-			    PGPK_KEYID_LEN, id->keyid, bits, min);
-	return -EKEYREJECTED;
+	if (aux == &pgpk_upcall_cookie)	/* only the module asks */
+		ret = key_link(ring, authkey);
+	sprintf(arg[2], "%d", key_serial(key));
+	sprintf(arg[3], "%d", from_kuid(&init_user_ns, cred->fsuid));
+	sprintf(arg[4], "%d", from_kgid(&init_user_ns, cred->fsgid));
+	sprintf(arg[5], "%d", key_serial(ring));
+	sprintf(arg[6], "%d", key_serial(cred->process_keyring));
+	sprintf(arg[7], "%d", key_serial(cred->session_keyring));
+	for (i = 0; i < 8; i++)
+		argv[i] = arg[i];
+	/* pgpk_umh_init() runs before the exec this waits for: @ring lives */
+	info = ret ? NULL : call_usermodehelper_setup(argv[0], argv, envp,
+						      GFP_KERNEL, pgpk_umh_init,
+						      NULL, ring);
+	if (info)
+		ret = call_usermodehelper_exec(info, UMH_WAIT_EXEC);
+	else if (!ret)
+		ret = -ENOMEM;
+	ret = ret ?: wait_on_bit_timeout(&key->flags, KEY_FLAG_USER_CONSTRUCT,
+					 TASK_KILLABLE, secs * HZ);
+	if (ret == -EAGAIN)
+		ret = pgpk_refuse(-ETIMEDOUT, "key %x: no answer from pgpk-helper in %u s",
+				  key_serial(key), secs);
+	if (ret)
+		key_reject_and_link(key, 0, -ret, NULL, authkey);
+	return ret;
 }
 
-/* Let the kernel's RSA judge the key. */
-static int pgpk_rsa_check(const struct public_key *pub)
+static struct key_type pgpk_key_type_upcall = {
+	.name		= "pgpk",
+	.flags		= KEY_TYPE_INSTANT_REAP,
+	.preparse	= pgpk_upcall_preparse,
+	.free_preparse	= user_free_preparse,
+	.instantiate	= generic_key_instantiate,
+	.destroy	= user_destroy,
+	.request_key	= pgpk_upcall_actor,
+};
+
+/*
+ * The helper's canonical form of OpenPGP bytes @data (the callout data):
+ * the decoded answer, or the helper's rejection errno, -ETIMEDOUT,
+ * -EBADMSG for an answer that is not canonical.
+ */
+static struct pgpk_answer *pgpk_upcall(const u8 *data, size_t len)
 {
+	const struct user_key_payload *p;
+	char desc[sizeof("key:") + 32];
+	struct key *ring, *key;
+	const struct cred *saved;
+	struct pgpk_answer *ans;
+	struct cred *cred;
+	u8 nonce[16];
+
+	get_random_bytes(nonce, sizeof(nonce));
+	snprintf(desc, sizeof(desc), "key:%*phN", (int)sizeof(nonce), nonce);
+	cred = prepare_creds();
+	ring = !cred ? ERR_PTR(-ENOMEM) :
+	       keyring_alloc(".pgpk_request", cred->fsuid, cred->fsgid, cred,
+			     KEY_POS_ALL, KEY_ALLOC_NOT_IN_QUOTA, NULL, NULL);
+	key = ERR_CAST(ring);
+	if (!IS_ERR(ring)) {
+		key_put(cred->thread_keyring);
+		cred->thread_keyring = ring;
+		cred->jit_keyring = KEY_REQKEY_DEFL_THREAD_KEYRING;
+		saved = override_creds(cred);
+		key = request_key_with_auxdata(&pgpk_key_type_upcall, desc,
+					       NULL, data, len,
+					       &pgpk_upcall_cookie);
+		revert_creds(saved);
+	}
+	if (cred)
+		put_cred(cred);
+	if (IS_ERR(key))
+		return ERR_PTR(pgpk_refuse(PTR_ERR(key), "upcall %s refused: %ld",
+					   desc, PTR_ERR(key)));
+	p = key->payload.data[0];
+	ans = pgpk_decode(p->data, p->datalen, "helper answer");
+	if (IS_ERR(ans))
+		key_put(key);
+	else
+		ans->key = key;
+	return ans;
+}
+
+static int pgpk_bind(const u8 *data, size_t len, const struct pgpk_key *k)
+{
+	const struct pgpk_sig *cert = &k->certification;
+	const char *what = NULL;
+	size_t n, body;
+	u8 *buf;
+
+	if (k->subkey)
+		return pgpk_refuse(-EKEYREJECTED, "binding: the helper answered with a subkey");
+	buf = pgpk_key_packet(&k->material, &n, &body);
+	if (!buf)
+		return -ENOMEM;
+	if (!pgpk_packet_at(data, len, k->packet_offset, PGPK_TAG_PUBLIC_KEY,
+			    buf + body, n - body))
+		what = "key packet";
+	else if (k->user_id.data &&
+		 !pgpk_packet_at(data, len, k->user_id_offset, PGPK_TAG_USER_ID,
+				 k->user_id.data, k->user_id.len))
+		what = "user ID packet";
+	else if (cert->present &&
+		 !pgpk_bytes_at(data, len, cert->rsa_s_offset, cert->rsa_s.data,
+				cert->rsa_s.len))
+		what = "certification value";
+	kfree(buf);
+	return what ? pgpk_refuse(-EKEYREJECTED, "binding: %s not where the helper said",
+				  what) : 0;
+}
+
+/* X.690 8.1.3, 8.3: a definite length; INTEGERs get 0x00 before a 1 bit. */
+static u8 *pgpk_der(u8 *p, u8 tag, const u8 *data, size_t len)
+{
+	bool pad = tag == 0x02 && data[0] & 0x80;
+	size_t n = len + pad;
+
+	*p++ = tag;
+	if (n >= 0x80)
+		*p++ = n >= 0x100 ? 0x82 : 0x81;
+	if (n >= 0x100)
+		*p++ = n >> 8;
+	*p++ = n;
+	*p = 0;
+	memmove(p + pad, data, len);
+	return p + n;
+}
+
+/*
+ * RFC 8017 A.1.1: RSAPublicKey ::= SEQUENCE { modulus, publicExponent },
+ * the form crypto/rsa.c takes; the kernel's RSA judges the key (6.1 knows
+ * 2048, 3072 and 4096 bits: -ENOPKG for other sizes).  The INTEGERs are
+ * written after room for the SEQUENCE, which then moves them into place.
+ */
+static int pgpk_rsa_key(const struct pgpk_key_material *m,
+			struct public_key *pub)
+{
+	size_t room = m->rsa_n.len + m->rsa_e.len + 16;
 	struct crypto_akcipher *tfm;
+	u8 *der, *ints, *end;
 	int ret;
 
+	der = kmalloc(2 * room, GFP_KERNEL);
+	if (!der)
+		return -ENOMEM;
+	pub->key = der;
+	ints = der + room;
+	end = pgpk_der(pgpk_der(ints, 0x02, m->rsa_n.data, m->rsa_n.len), 0x02,
+		       m->rsa_e.data, m->rsa_e.len);
+	pub->keylen = pgpk_der(der, 0x30, ints, end - ints) - der;
+	pub->pkey_algo = "rsa";
 	tfm = crypto_alloc_akcipher("rsa", 0, 0);
 	if (IS_ERR(tfm))
 		return -ENOPKG;
 	ret = crypto_akcipher_set_pub_key(tfm, pub->key, pub->keylen);
 	crypto_free_akcipher(tfm);
-	if (ret) {
-		pr_warn_ratelimited("RSA key refused by the kernel's RSA (%d)\n", ret);
-		return -ENOPKG;
-	}
-	return ret;
+	return ret ? pgpk_refuse(-ENOPKG, "RSA key refused by the kernel's RSA (%d)",
+				 ret) : 0;
 }
 
 /*
- * A description that selects a key: its key ID (16 hex digits) or
- * fingerprint (40 for v4, 64 for v6), optionally with "0x".  Copies it in
- * upper case to @out, the form the upcall description uses.
+ * asym_auth: the digest of Key.certification, for restrict.c.  RFC 9580
+ * 5.2.4: a subkey binding (0x18) hashes the primary key and the subkey, a
+ * user ID certification (0x10..0x13, the key's own or a third party's) the
+ * key and the user ID, a direct key signature (0x1f) the key alone; no
+ * other type vouches (-EBADMSG).  A certification the kernel cannot check
+ * (not RSA) or that the policy floor excludes (a weak hash) leaves the key
+ * without authority: NULL.  *@ima: whether it carries the IMA mark.
  */
-int pgpk_select_parse(const char *desc, char *out, size_t size)
-{
-	size_t i, n;
-
-	if (!desc)
-		return 0;
-	if (desc[0] == '0' && (desc[1] == 'x' || desc[1] == 'X'))
-		desc += 2;
-	n = strlen(desc);
-	if ((n != 16 && n != 40 && n != 64) || n >= size)
-		return 0;
-	for (i = 0; i < n; i++) {
-		if (!isxdigit(desc[i]))
-			return 0;
-		out[i] = toupper(desc[i]);
-	}
-	out[n] = '\0';
-	return n;
-}
-
-static bool pgpk_select_match(const char *select, const struct pgpk_key_id *id)
-{
-	size_t n = strlen(select) / 2;
-	u8 want[PGPK_FPR_MAX];
-
-	if (n > sizeof(want) || hex2bin(want, select, n))
-		return false;
-	if (n == PGPK_KEYID_LEN)
-		return !memcmp(want, id->keyid, n);
-	return n == id->fpr_len && !memcmp(want, id->fpr, n);
-}
-
-/*
- * The 2022 patch set's description: the user ID without its comment, a
- * space, the last 8 hex digits of the key ID.  Without a user ID (a
- * subkey): "PGP key" or "PGP subkey" and the whole key ID.
- */
-static char *pgpk_describe(const struct pgpk_key *k,
-			   const struct pgpk_key_id *id)
-{
-	const char *uid = (const char *)k->user_id.data;
-	const char *paren;
-	char *desc;
-	size_t i, len;
-
-	/* "%.*s" stops at a NUL: so must len, which bounds the loop below. */
-	len = strnlen(uid, k->user_id.len);
-	paren = len ? memchr(uid, '(', len) : NULL;
-	if (paren)
-		len = paren - uid;
-	while (len && uid[len - 1] == ' ')
-		len--;
-	if (!len)
-		return kasprintf(GFP_KERNEL, "PGP %s %*phN",
-				 k->subkey ? "subkey" : "key",
-				 PGPK_KEYID_LEN, id->keyid);
-
-	len = min_t(size_t, len, PGPK_DESC_MAX - 9);
-	desc = kasprintf(GFP_KERNEL, "%.*s %*phN", (int)len, uid, 4,
-			 id->keyid + PGPK_KEYID_LEN - 4);
-	/* /proc/keys prints one key per line: no ASCII control characters. */
-	for (i = 0; desc && i < len; i++)
-		if ((u8)desc[i] < 0x20 || desc[i] == 0x7f)
-			desc[i] = '?';
-	return desc;
-}
-
-static struct asymmetric_key_ids *pgpk_key_ids(const struct pgpk_key_id *id)
-{
-	struct asymmetric_key_ids *kids;
-	struct asymmetric_key_id *kid;
-
-	kids = kzalloc(sizeof(*kids), GFP_KERNEL);
-	if (!kids)
-		return ERR_PTR(-ENOMEM);
-	kid = asymmetric_key_generate_id(id->fpr, id->fpr_len, NULL, 0);
-	if (IS_ERR(kid))
-		goto error_free_kids;
-	kids->id[0] = kid;
-	kid = asymmetric_key_generate_id(id->keyid, PGPK_KEYID_LEN, NULL, 0);
-	if (IS_ERR(kid))
-		goto error_free_kids;
-	kids->id[1] = kid;
-	return kids;
-
-error_free_kids:
-	kfree(kids->id[0]);
-	kfree(kids);
-	return ERR_CAST(kid);
-}
-
-/*
- * RFC 9580 5.2.3.13: a key expires at most 2^32 - 1 seconds after its
- * creation.  A canonical key may say anything (2^64 - 1 overflowed the
- * key garbage collector's timer): clamp to what OpenPGP can express.
- */
-static u64 pgpk_key_expiry(const struct pgpk_key *k)
-{
-	return min_t(u64, k->expires, (u64)k->material.created + U32_MAX);
-}
-
-static const u8 pgpk_ima_mark[PGPK_IMA_MARK_LEN] = PGPK_IMA_MARK_INIT;
-
-/*
- * The mark is one whole subpacket of @area: the framing is walked
- * (lengths only, pgpk_rebuild_subpacket()) and each subpacket of the
- * mark's length compared with it, so that the mark's octets inside
- * another subpacket's data (a notation's value) do not count.
- */
-static bool pgpk_ima_marked(const struct pgpk_bytes *area)
-{
-	const u8 *p = area->data, *end = p + area->len, *head;
-	u32 n;
-
-	while (p < end) {
-		head = p;
-		if (!pgpk_rebuild_subpacket(&p, end, &n))
-			return false;
-		if (p + n - head == sizeof(pgpk_ima_mark) &&
-		    !memcmp(head, pgpk_ima_mark, sizeof(pgpk_ima_mark)))
-			return true;
-		p += n;
-	}
-	return false;
-}
-
-/*
- * Is @k dedicated to IMA?  Only if its own certification carries the mark
- * (a whole subpacket, pgpk_ima.h) and is a subkey binding (0x18) that the
- * kernel hashes and verifies here, now, with the primary key: the mark is
- * in the octets the primary key's holder signed, whoever submitted them.
- * A mark that cannot be confirmed refuses the key: loaded as an ordinary
- * key, its IMA signatures would pass for OpenPGP document signatures.
- *
- * Return: 1 dedicated to IMA, 0 not marked, -EKEYREJECTED (or -ENOMEM).
- */
-static int pgpk_ima_confirm(const struct pgpk_key *k,
-			    const struct pgpk_key_id *id)
+static struct pgpk_sig_info *pgpk_certification(const struct pgpk_key *k,
+						bool *ima)
 {
 	const struct pgpk_sig *sig = &k->certification;
-	struct public_key_signature *pks;
-	struct public_key primary = { };
-	const char *why;
-	int ret;
+	struct pgpk_signed what = { .key = { &k->material } };
+	struct pgpk_sig_info *info;
 
-	if (!PGPK_HAS(k, PGPK_KEY_CERTIFICATION) ||
-	    !pgpk_ima_marked(&sig->hashed_area))
-		return 0;
-	why = "not a subkey binding signature";
-	ret = -EKEYREJECTED;
-	if (!k->subkey || sig->type != 0x18)
-		goto error;
-	/* RFC 9580 9.1: an RSA Encrypt-Only key (2) signs nothing. */
-	why = "the primary key is RSA encrypt-only";
-	if (k->primary.algorithm == 2)
-		goto error;
-	why = "binding signature expired";
-	if (sig->expires && sig->expires <= ktime_get_real_seconds())
-		goto error;
-	why = "binding signature: digest or quick check";
-	pks = pgpk_cert_digest(k, sig);
-	if (IS_ERR(pks)) {
-		ret = PTR_ERR(pks);
-		goto error;
-	}
-	why = "binding signature does not verify with the primary key";
-	primary.pkey_algo = "rsa";
-	ret = pgpk_rsa_der(&k->primary, &primary);
-	if (!ret)
-		ret = pgpk_rsa_verify(&primary, pks, k->primary.rsa_n.len);
-	kfree(primary.key);
-	public_key_signature_free(pks);
-	if (!ret)
-		return 1;
-error:
-	pr_warn_ratelimited("key %*phN: IMA mark not confirmed: %s (%d)\n",
-			    PGPK_KEYID_LEN, id->keyid, why, ret);
-	return ret == -ENOMEM ? ret : -EKEYREJECTED;
+	*ima = false;
+	if (!sig->present)
+		return NULL;
+	if (k->subkey && sig->type == PGPK_SIG_SUBKEY_BINDING)
+		what = (struct pgpk_signed){ .key = { &k->primary, &k->material } };
+	else if (!k->subkey && sig->type >= PGPK_SIG_CERT_FIRST &&
+		 sig->type <= PGPK_SIG_CERT_LAST && k->user_id.data)
+		what.user_id = &k->user_id;
+	else if (k->subkey || sig->type != PGPK_SIG_DIRECT_KEY)
+		return ERR_PTR(pgpk_refuse(-EBADMSG, "type 0x%02x certifies nothing here",
+					   sig->type));
+	info = pgpk_sig_digest(sig, &what, pgpk_ima_mark, ima);
+	if (info != ERR_PTR(-ENOPKG) && (info != ERR_PTR(-EKEYREJECTED) ||
+					 sig->hash_algorithm > 3))
+		return info;
+	return pgpk_refuse(NULL, "policy: certification by algorithm %u, hash %u: no authority",
+			   sig->pubkey_algorithm, sig->hash_algorithm);
 }
 
-/**
- * pgpk_key_load - fill an asymmetric key payload from a canonical Key
- * @prep: the payload being prepared
- * @k: the decoded (and, for OpenPGP input, bound) Key
- * @select: a key ID or fingerprint (upper-case hex) @k must have, or NULL
- *
- * Return: 0, -ENOKEY if @k is not the selected key, -EKEYEXPIRED if it
- * expired, -ENOPKG if the kernel cannot use it, -EKEYREJECTED if policy
- * refuses it or it carries an IMA mark the kernel cannot confirm,
- * -EBADMSG for a certification that does not fit the key.
+/*
+ * A key dedicated to IMA: its own certification carries the mark (a whole
+ * subpacket of its hashed area, pgpk_canon.h), is a subkey binding (0x18),
+ * and verifies, here and now, with the primary key: the mark is in octets
+ * the primary key's holder signed, whoever submitted them.  A mark that
+ * cannot be confirmed refuses the key: loaded as an ordinary key, its IMA
+ * signatures would pass for OpenPGP document signatures.
  */
-int pgpk_key_load(struct key_preparsed_payload *prep, const struct pgpk_key *k,
-		  const char *select)
+static int pgpk_ima_confirm(const struct pgpk_key *k,
+			    const struct pgpk_sig_info *auth)
 {
-	struct public_key_signature *auth = NULL;
+	struct public_key primary = { };
+	int ret = -EKEYREJECTED;
+
+	if (auth && auth->type == PGPK_SIG_SUBKEY_BINDING)
+		ret = pgpk_rsa_key(&k->primary, &primary) ?:
+		      pgpk_rsa_verify(&primary, k->primary.rsa_n.len,
+				      &auth->pks);
+	kfree(primary.key);
+	return ret ? pgpk_refuse(ret == -ENOMEM ? ret : -EKEYREJECTED,
+				 "IMA mark not confirmed: no subkey binding that verifies with the primary key (%d)",
+				 ret) : 0;
+}
+
+/*
+ * Fill the asymmetric key payload from canonical Key @k.  Once the
+ * subtype is set, asymmetric_key_free_preparse() frees what is there on
+ * any error (none of them -EBADMSG: the next parser would be tried).
+ * RFC 9580 5.2.3.13: a key expires at most 2^32 - 1 s after its creation
+ * (a canonical key may say anything; 2^64 - 1 overflowed the key garbage
+ * collector's timer); an expired one would vanish at the next collection.
+ */
+static int pgpk_key_load(struct key_preparsed_payload *prep,
+			 const struct pgpk_key *k)
+{
+	u32 min = max(READ_ONCE(pgpk_min_rsa_bits), 2048u), i, fpr_len;
+	u64 expires = min_t(u64, k->expires, (u64)k->material.created + U32_MAX);
+	const struct pgpk_key_material *m = &k->material;
 	struct asymmetric_key_ids *kids;
-	u64 expires = pgpk_key_expiry(k);
+	u8 fpr[PGPK_FPR_MAX], *keyid;
+	struct pgpk_sig_info *auth;
 	struct pgpk_public_key *pk;
-	struct public_key *pub;
-	struct pgpk_key_id id;
+	struct crypto_shash *tfm;
+	bool ima = false;
+	size_t len, body;
+	u8 *buf;
 	int ret;
 
-	ret = pgpk_key_identify(&k->material, &id);
-	if (ret)
+	/* RFC 9580 5.5.4: v4 SHA-1, key ID its last 8 octets; v6 SHA-256 */
+	tfm = crypto_alloc_shash(m->version == 6 ? "sha256" : "sha1", 0, 0);
+	buf = IS_ERR(tfm) ? NULL : pgpk_key_packet(m, &len, &body);
+	ret = !buf ? -ENOMEM : crypto_shash_tfm_digest(tfm, buf, len, fpr);
+	fpr_len = IS_ERR(tfm) ? 0 : crypto_shash_digestsize(tfm);
+	keyid = fpr + (m->version == 6 ? 0 : fpr_len - PGPK_KEYID_LEN);
+	kfree(buf);
+	if (!IS_ERR(tfm))
+		crypto_free_shash(tfm);
+	if (!ret && expires && expires <= ktime_get_real_seconds())
+		ret = pgpk_refuse(-EKEYEXPIRED, "key %*phN expired at %llu",
+				  PGPK_KEYID_LEN, keyid, expires);
+	for (i = 0; !ret && i <= k->subkey; i++, m = &k->primary)
+		if ((m->rsa_n.len - 1) * 8 + fls(m->rsa_n.data[0]) < min)
+			ret = pgpk_refuse(-EKEYREJECTED,
+					  "policy: key %*phN: RSA below min_rsa_bits %u",
+					  PGPK_KEYID_LEN, keyid, min);
+	auth = ret ? NULL : pgpk_certification(k, &ima);
+	pk = ret || IS_ERR(auth) ? NULL : kzalloc(sizeof(*pk), GFP_KERNEL);
+	ret = ret ?: PTR_ERR_OR_ZERO(auth) ?: !pk ? -ENOMEM :
+	      !try_module_get(THIS_MODULE) ? -ENODEV : 0;
+	if (ret) {	/* the key's subtype is our code: not while unloading */
+		kfree(pk);
+		if (!IS_ERR_OR_NULL(auth))
+			public_key_signature_free(&auth->pks);
 		return ret;
-	/* An expired key would be garbage-collected out of its keyring. */
-	if (expires && expires <= ktime_get_real_seconds()) {
-		pr_warn_ratelimited("key %*phN expired at %llu\n", (int)id.fpr_len, id.fpr,
-				    expires);
-		return -EKEYEXPIRED;
 	}
-	if (select && !pgpk_select_match(select, &id)) {
-		pr_warn_ratelimited("key %*phN is not the selected %s\n",
-				    (int)id.fpr_len, id.fpr, select);
-		return -ENOKEY;
-	}
-	/* RFC 9580 9.1: an RSA Encrypt-Only key (2) signs nothing. */
-	if (k->material.algorithm == 2) {
-		pr_warn_ratelimited("key %*phN is RSA encrypt-only\n",
-				    (int)id.fpr_len, id.fpr);
-		return -ENOPKG;
-	}
-	ret = pgpk_rsa_bits_check(&k->material, &id);
-	if (!ret && k->subkey)
-		ret = pgpk_rsa_bits_check(&k->primary, &id);
-	if (ret)
-		return ret;
-
-	pk = kzalloc(sizeof(*pk), GFP_KERNEL);
-	if (!pk)
-		return -ENOMEM;
+	prep->payload.data[asym_subtype] = &pgpk_key_subtype;
+	prep->payload.data[asym_crypto] = pk;
+	prep->payload.data[asym_auth] = auth ? &auth->pks : NULL;
+	pk->pub.id_type = ima ? "PGP-IMA" : "PGP";
+	pk->ima = ima;
+	pk->size = k->material.rsa_n.len;
 	pk->created = k->material.created;
 	pk->bound = max(k->bound, k->material.created);
 	pk->soft_revoked = k->soft_revoked;
 	pk->has_soft_revoked = PGPK_HAS(k, PGPK_KEY_SOFT_REVOKED);
 	pk->key_flags = PGPK_HAS(k, PGPK_KEY_KEY_FLAGS) ? k->key_flags : 0xff;
-	pub = &pk->pub;
-	pub->id_type = "PGP";
-	pub->pkey_algo = "rsa";
-	ret = pgpk_rsa_der(&k->material, pub);
-	if (!ret)
-		ret = pgpk_rsa_check(pub);
-	if (ret)
-		goto error_free_pub;
-
-	kids = pgpk_key_ids(&id);
-	if (IS_ERR(kids)) {
-		ret = PTR_ERR(kids);
-		goto error_free_pub;
-	}
-	/*
-	 * Without a certification the kernel can check (none, expired, by a
-	 * non-RSA key, v3, weak hash) the key is usable, but not in
-	 * restricted keyrings.
-	 */
-	auth = pgpk_certify(k, &id);
-	if (IS_ERR(auth)) {
-		ret = PTR_ERR(auth);
-		goto error_free_kids;
-	}
-	ret = pgpk_ima_confirm(k, &id);
-	if (ret < 0)
-		goto error_free_auth;
-	if (ret)
-		pgpk_key_mark_ima(pub);
-	if (!prep->orig_description) {
-		ret = -ENOMEM;
-		prep->description = pgpk_describe(k, &id);
-		if (!prep->description)
-			goto error_free_auth;
-	}
-	if (expires)
-		prep->expiry = expires;
-
-	/* The key's subtype is our code: not if we are being unloaded. */
-	ret = -ENODEV;
-	if (!try_module_get(THIS_MODULE))
-		goto error_free_desc;
-	prep->payload.data[asym_subtype] = &pgpk_key_subtype;
+	kids = kzalloc(sizeof(*kids), GFP_KERNEL);
 	prep->payload.data[asym_key_ids] = kids;
-	prep->payload.data[asym_crypto] = pub;
-	prep->payload.data[asym_auth] = auth;
-	prep->quotalen = 100;
-	pr_debug("key %*phN loaded\n", (int)id.fpr_len, id.fpr);
-	return 0;
-
-error_free_desc:
-	if (!prep->orig_description) {
-		kfree(prep->description);
-		prep->description = NULL;
+	ret = pgpk_rsa_key(&k->material, &pk->pub) ?:
+	      (ima ? pgpk_ima_confirm(k, auth) : 0) ?: !kids ? -ENOMEM :
+	      pgpk_ids((struct asymmetric_key_id **)kids->id, fpr, fpr_len,
+		       keyid);
+	/* The user ID is the submitter's text: the key ID names the key. */
+	if (!ret && !prep->orig_description) {
+		prep->description = kasprintf(GFP_KERNEL, "PGP %s %*phN",
+					      k->subkey ? "subkey" : "key",
+					      PGPK_KEYID_LEN, keyid);
+		ret = prep->description ? 0 : -ENOMEM;
 	}
-error_free_auth:
-	public_key_signature_free(auth);
-error_free_kids:
-	kfree(kids->id[0]);
-	kfree(kids->id[1]);
-	kfree(kids);
-error_free_pub:
-	public_key_free(pub);
+	if (!ret && expires)
+		prep->expiry = expires;
+	prep->quotalen = 100;
 	return ret;
 }
+
+static int pgpk_parse(struct key_preparsed_payload *prep)
+{
+	const u8 *data = prep->data;
+	struct pgpk_answer *ans;
+	int ret;
+
+	if (pgpk_canon_is_canonical(data, prep->datalen))
+		ans = pgpk_decode(data, prep->datalen, "canonical key");
+	else if (data[0] & 0x80)	/* RFC 9580 4.2 */
+		ans = pgpk_upcall(data, prep->datalen);
+	else if (prep->datalen > 15 && !memcmp(data, "-----BEGIN PGP ", 15))
+		ans = ERR_PTR(pgpk_refuse(-EBADMSG,
+					  "ASCII armor: use gpg --dearmor or pgpk-helper import"));
+	else
+		return -EBADMSG;	/* another parser's format */
+	ret = PTR_ERR_OR_ZERO(ans);
+	if (!ret && !PGPK_HAS(&ans->canon, PGPK_CANON_KEY))
+		ret = pgpk_refuse(-EBADMSG, "a signature was given where a key was expected");
+	if (!ret && ans->key)
+		ret = pgpk_bind(data, prep->datalen, &ans->canon.key);
+	if (!ret)
+		ret = pgpk_key_load(prep, &ans->canon.key);
+	if (!IS_ERR(ans)) {
+		key_put(ans->key);
+		kfree(ans);
+	}
+	return ret;
+}
+
+static struct asymmetric_key_parser pgpk_key_parser = {
+	.owner	= THIS_MODULE,
+	.name	= "pgpk",
+	.parse	= pgpk_parse,
+};
+
+/*
+ * ".pgpk" holds the trust anchors: root adds them at boot (pgpk-anchors,
+ * from /etc/pgpk/anchors/) and may then lock it ("keyctl
+ * restrict_keyring %:.pgpk": nothing more can be linked, by anyone, until
+ * reboot).  Everyone may view, read and search it; root may clear it (its
+ * keys pin the module).
+ */
+struct key *pgpk_trusted_keys;
+
+static int __init pgpk_init(void)
+{
+	int ret;
+
+	pgpk_trusted_keys = keyring_alloc(".pgpk", GLOBAL_ROOT_UID,
+					  GLOBAL_ROOT_GID, current_cred(),
+					  KEY_POS_ALL | KEY_USR_ALL | KEY_OTH_VIEW |
+					  KEY_OTH_READ | KEY_OTH_SEARCH,
+					  KEY_ALLOC_NOT_IN_QUOTA, NULL, NULL);
+	if (IS_ERR(pgpk_trusted_keys))
+		return PTR_ERR(pgpk_trusted_keys);
+	set_bit(KEY_FLAG_ROOT_CAN_CLEAR, &pgpk_trusted_keys->flags);
+	ret = pgpk_sig_init();
+	if (ret)
+		goto error_put_trusted;
+	ret = register_key_type(&pgpk_key_type_upcall);
+	if (ret)
+		goto error_sig;
+	ret = register_asymmetric_key_parser(&pgpk_key_parser);
+	if (!ret)
+		return 0;
+	unregister_key_type(&pgpk_key_type_upcall);
+error_sig:
+	pgpk_sig_exit();
+error_put_trusted:
+	key_put(pgpk_trusted_keys);
+	return ret;
+}
+
+static void __exit pgpk_exit(void)
+{
+	unregister_asymmetric_key_parser(&pgpk_key_parser);
+	unregister_key_type(&pgpk_key_type_upcall);
+	pgpk_sig_exit();
+	key_revoke(pgpk_trusted_keys);
+	key_put(pgpk_trusted_keys);
+}
+
+module_init(pgpk_init);
+module_exit(pgpk_exit);
+
+MODULE_DESCRIPTION("OpenPGP keys and signatures, parsed in user space");
+MODULE_AUTHOR("pgpk");
+MODULE_LICENSE("GPL");

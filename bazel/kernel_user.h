@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * User-space stand-ins for the kernel definitions that kernel/pgpk_canon.c,
+ * pgpk_frame.c and pgpk_rebuild.c use, so that the broker, the tests and
+ * the fuzzers run the module's very code.  kernel/pgpk_canon.h includes
+ * this outside the kernel; bazel/shim/ holds the <linux/...> headers that
+ * have no user-space counterpart.
+ */
+#ifndef PGPK_KERNEL_USER_H
+#define PGPK_KERNEL_USER_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef __u8 u8;
+typedef __u32 u32;
+typedef __u64 u64;
+
+#ifndef U32_MAX
+#define U32_MAX UINT32_MAX
+#endif
+#ifndef U64_MAX
+#define U64_MAX UINT64_MAX
+#endif
+
+#endif /* PGPK_KERNEL_USER_H */

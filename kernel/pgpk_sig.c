@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Signatures: their digests, what a pgpk key verifies, and
+ * pgpk_verify_signature(), the OpenPGP counterpart of
+ * verify_pkcs7_signature(), with its test key type "pgpk_test".
+ *
+ * Every octet hashed is rebuilt here from canonical fields
+ * (pgpk_rebuild.c): key packets, user IDs, trailers.  Nothing is taken
+ * from anyone as a digest.
+ *
+ * The subtype of pgpk keys decides, once, for every caller (restrict.c,
+ * pkcs7_trust.c, IMA, keyctl pkey_verify hand it every signature):
+ *
+ *  - One key, one protocol (trust rule 6).  An OpenPGP v4 signature of D
+ *    is PKCS#1 over H(D || trailer): the same value is an X.509
+ *    certificate signature when D || trailer is a TBSCertificate, an IMA
+ *    signature of the file D || trailer...  A pgpk key verifies only what
+ *    pgpk framed (pgpk_sig_new() points its encoding at
+ *    pgpk_sig_encoding, which no other subtype knows); a key dedicated to
+ *    IMA (pgpk_key.c) only raw PKCS#1 over SHA-256/384/512 naming no
+ *    certificate (IMA, pkey_verify), and nothing pgpk framed.
+ *  - Times and use (RFC 9580 5.2.3.11, .18, .29, .31), for documents and
+ *    certifications alike: the key is the one a hashed issuer fingerprint
+ *    names; the signature is not expired, nor from the future, nor older
+ *    than the key or a subkey's binding, nor made at or after a soft
+ *    revocation; a document only by a key whose flags allow signing.  The
+ *    signature's and key's creation times are confirmed (hashed area,
+ *    rebuilt packet); flags, binding and revocation times are hints.  The
+ *    helper's pgpk_key_usable() and pgpk_key_signed_at() are these rules.
+ *
+ * pgpk_verify_signature() takes canonical signatures only and never
+ * leaves the kernel: a kernel user may call it from an I/O or boot path
+ * (IMA may be appraising the helper's own exec).  OpenPGP is converted
+ * in user space first (pgpk-helper convert), which also canonicalises the
+ * text of a text signature (RFC 9580 5.2.1.2): the kernel hashes the data
+ * as it is given.
+ */
+#define pr_fmt(fmt) "pgpk: " fmt
+
+#include <linux/cred.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <crypto/hash.h>
+#include <crypto/hash_info.h>
+#include <keys/asymmetric-subtype.h>
+#include <keys/asymmetric-type.h>
+#include <keys/user-type.h>
+#include "pgpk.h"
+
+#define PGPK_KEY_FLAG_SIGN	0x02	/* RFC 9580 5.2.3.29 */
+
+/* Compared by address: only this module can point a signature at it. */
+static const char pgpk_sig_encoding[] = "openpgp";
+
+struct asymmetric_key_subtype pgpk_key_subtype;
+
+struct pgpk_answer *pgpk_decode(const u8 *blob, size_t len, const char *what)
+{
+	struct pgpk_answer *ans = kzalloc(sizeof(*ans), GFP_KERNEL);
+	struct pgpk_canon_error err;
+
+	if (!ans)
+		return ERR_PTR(-ENOMEM);
+	if (!pgpk_canon_decode(blob, len, &ans->canon, &err))
+		return ans;
+	kfree(ans);
+	return ERR_PTR(pgpk_refuse(-EBADMSG, "%s refused: %s at offset %u",
+				   what, err.why, err.offset));
+}
+
+/* RFC 9580 5.5.4, 5.2.4: a key packet as hashed; its body at *@body. */
+u8 *pgpk_key_packet(const struct pgpk_key_material *m, size_t *len,
+		    size_t *body)
+{
+	u8 *p = kmalloc(PGPK_PREFIX_MAX + pgpk_rebuild_key(m, NULL),
+			GFP_KERNEL);
+
+	if (p) {
+		*body = pgpk_rebuild_key_prefix(m, p);
+		*len = *body + pgpk_rebuild_key(m, p + *body);
+	}
+	return p;
+}
+
+/* [0] a fingerprint, [1] a key ID: how pgpk names keys and their signers. */
+int pgpk_ids(struct asymmetric_key_id **ids, const u8 *fpr, u32 fpr_len,
+	     const u8 *keyid)
+{
+	if (fpr && !keyid)	/* RFC 9580 5.5.4 */
+		keyid = fpr + (fpr_len == 32 ? 0 : fpr_len - PGPK_KEYID_LEN);
+	ids[0] = fpr ? asymmetric_key_generate_id(fpr, fpr_len, NULL, 0) : NULL;
+	ids[1] = keyid ? asymmetric_key_generate_id(keyid, PGPK_KEYID_LEN,
+						    NULL, 0) : NULL;
+	if (!IS_ERR(ids[0]) && !IS_ERR(ids[1]))
+		return 0;
+	ids[0] = IS_ERR(ids[0]) ? NULL : ids[0];
+	ids[1] = IS_ERR(ids[1]) ? NULL : ids[1];
+	return -ENOMEM;
+}
+
+/**
+ * pgpk_sig_digest - hash what @sig signs, as pgpk frames it
+ * @sig: the signature, decoded
+ * @what: what it hashes before its trailer
+ * @mark: a whole subpacket to look for in its hashed area, or NULL
+ * @marked: if not NULL, whether @mark (of PGPK_IMA_MARK_LEN octets) is there
+ *
+ * RSA only (RFC 9580 9.1: algorithms 1 and 3 sign), SHA-224/256/384/512
+ * only: MD5 (1), SHA-1 (2) and RIPEMD-160 (3) sign nothing, whoever
+ * submits the signature (the policy floor, trust rule 5: SHA-1 collisions
+ * were shown on OpenPGP key certifications).  The creation time must be
+ * the one of the hashed area (pgpk_hashed_walk()), a v6 salt as long as
+ * the hash says (RFC 9580 9.5), the 16-bit quick check the digest's.
+ * auth_ids, for restrict.c: the issuer fingerprint (5.2.3.35) and key ID
+ * (5.2.3.12, or the fingerprint's as 5.5.4 says).
+ *
+ * Return: the signature, marked as framed by pgpk (free with
+ * public_key_signature_free(&info->pks)); ERR_PTR: -ENOPKG unsupported,
+ * -EKEYREJECTED weak hash or quick check, -EBADMSG, -ENOMEM.
+ */
+struct pgpk_sig_info *pgpk_sig_digest(const struct pgpk_sig *sig,
+				      const struct pgpk_signed *what,
+				      const u8 *mark, bool *marked)
+{
+	static const u8 algos[12] = { [8] = HASH_ALGO_SHA256,
+		[9] = HASH_ALGO_SHA384, [10] = HASH_ALGO_SHA512,
+		[11] = HASH_ALGO_SHA224 };
+	u32 hash = sig->hash_algorithm, algo = hash < 12 ? algos[hash] : 0;
+	const struct pgpk_bytes *uid = what->user_id;
+	struct crypto_shash *tfm = ERR_PTR(-ENOMEM);
+	SHASH_DESC_ON_STACK(desc, tfm);	/* of HASH_MAX_DESCSIZE */
+	u8 *buf, *digest = NULL, prefix[PGPK_PREFIX_MAX];
+	struct pgpk_sig_info *info;
+	struct pgpk_hashed h;
+	size_t len, body;
+	int i, ret;
+
+	if (!pgpk_hashed_walk(sig->hashed_area.data, sig->hashed_area.len,
+			      mark, mark ? PGPK_IMA_MARK_LEN : 0, &h) ||
+	    h.created != sig->created || (sig->version == 6 &&
+	    sig->salt.len != pgpk_rebuild_salt_len(hash)))
+		return ERR_PTR(pgpk_refuse(-EBADMSG,
+					   "signature: creation time %u not the hashed area's, or a v6 salt not the hash's",
+					   sig->created));
+	if (marked)
+		*marked = h.marked;
+	if (!algo || (sig->pubkey_algorithm != 1 && sig->pubkey_algorithm != 3))
+		return ERR_PTR(pgpk_refuse(hash && hash <= 3 ? -EKEYREJECTED :
+					   -ENOPKG, "signature by algorithm %u, hash %u: %s",
+					   sig->pubkey_algorithm, hash,
+					   hash && hash <= 3 ? "policy: too weak" :
+					   "not supported"));
+	info = kzalloc(sizeof(*info), GFP_KERNEL);
+	if (!info)
+		return ERR_PTR(-ENOMEM);
+	info->created = sig->created;
+	info->expires = sig->expires;
+	info->type = sig->type;
+	info->fpr_len = min_t(u32, h.fpr_len, PGPK_FPR_MAX + 1);
+	memcpy(info->fpr, h.fpr, min_t(u32, h.fpr_len, PGPK_FPR_MAX));
+	info->pks.pkey_algo = "rsa";
+	info->pks.encoding = pgpk_sig_encoding;
+	info->pks.hash_algo = hash_algo_name[algo];
+	info->pks.s = kmemdup(sig->rsa_s.data, sig->rsa_s.len, GFP_KERNEL);
+	info->pks.s_size = sig->rsa_s.len;
+	ret = pgpk_ids(info->pks.auth_ids, sig->issuer_fingerprint.data,
+		       sig->issuer_fingerprint.len, sig->issuer_key_id.data);
+	if (!ret && info->pks.s)
+		tfm = crypto_alloc_shash(info->pks.hash_algo, 0, 0);
+	ret = PTR_ERR_OR_ZERO(tfm);
+	if (!ret)
+		digest = pgpk_sig_alloc_digest(&info->pks,
+					       crypto_shash_digestsize(tfm));
+	desc->tfm = tfm;
+	ret = ret ?: digest ? crypto_shash_init(desc) : -ENOMEM;
+	if (!ret && sig->version == 6)
+		ret = crypto_shash_update(desc, sig->salt.data, sig->salt.len);
+	for (i = 0; !ret && i < 2 && what->key[i]; i++) {
+		buf = pgpk_key_packet(what->key[i], &len, &body);
+		ret = buf ? crypto_shash_update(desc, buf, len) : -ENOMEM;
+		kfree(buf);
+	}
+	if (!ret && uid)	/* 0xB4 and a length first */
+		ret = crypto_shash_update(desc, prefix,
+					  pgpk_rebuild_uid_prefix(uid->len,
+								  prefix)) ?:
+		      crypto_shash_update(desc, uid->data, uid->len);
+	if (!ret && what->data)
+		ret = crypto_shash_update(desc, what->data, what->len);
+	buf = ret ? NULL : kmalloc(pgpk_rebuild_trailer(sig, NULL), GFP_KERNEL);
+	ret = ret ?: !buf ? -ENOMEM : crypto_shash_finup(desc, buf,
+				pgpk_rebuild_trailer(sig, buf), digest);
+	kfree(buf);
+	shash_desc_zero(desc);
+	if (!IS_ERR(tfm))
+		crypto_free_shash(tfm);
+	if (!ret && (digest[0] << 8 | digest[1]) != sig->quick_check)
+		ret = pgpk_refuse(-EKEYREJECTED, "signature quick check %04x, computed %02x%02x",
+				  sig->quick_check, digest[0], digest[1]);
+	if (!ret)
+		return info;
+	public_key_signature_free(&info->pks);
+	return ERR_PTR(ret == -ENOENT ? -ENOPKG : ret);
+}
+
+/* Why @key may not have made @info's signature (*@err), or NULL. */
+static const char *pgpk_sig_refused(const struct key *key,
+				    const struct pgpk_sig_info *info, int *err)
+{
+	const struct pgpk_public_key *pk = key->payload.data[asym_crypto];
+	const struct asymmetric_key_id *fpr = asymmetric_key_ids(key)->id[0];
+	time64_t now = ktime_get_real_seconds();
+
+	if (info->fpr_len && (info->fpr_len != fpr->len ||
+			      memcmp(info->fpr, fpr->data, fpr->len)))
+		return "the hashed issuer fingerprint names another key";
+	if (info->created > now + PGPK_CLOCK_SKEW)
+		return "signature made in the future";
+	if (info->type <= PGPK_SIG_TEXT && !(pk->key_flags & PGPK_KEY_FLAG_SIGN))
+		return "not a signing key";
+	if (info->created < pk->bound)	/* pk->bound >= pk->created */
+		return info->created < pk->created ? "signature predates its key" :
+		       "subkey not yet bound when it signed";
+	if (pk->has_soft_revoked && info->created >= pk->soft_revoked)
+		return "signature made after its key was revoked (soft revocation)";
+	*err = -EKEYEXPIRED;
+	return info->expires && info->expires <= now ? "signature expired" : NULL;
+}
+
+/*
+ * What a key dedicated to IMA refuses: everything pgpk framed, anything
+ * but PKCS#1, any signature naming its issuer's certificate (X.509 and
+ * PKCS#7 do, IMA does not), hashes other than SHA-256/384/512.
+ */
+static const char *pgpk_ima_refused(const struct public_key_signature *sig)
+{
+	static const char *const hashes[] = { "sha256", "sha384", "sha512" };
+
+	if (sig->encoding == pgpk_sig_encoding)
+		return "an OpenPGP signature by a key dedicated to IMA";
+	if (!sig->encoding || strcmp(sig->encoding, "pkcs1"))
+		return "a signature that is not PKCS#1 (IMA key)";
+	if (sig->auth_ids[0] || sig->auth_ids[1] || sig->auth_ids[2])
+		return "a certificate's signature (IMA key)";
+	if (!sig->hash_algo || match_string(hashes, 3, sig->hash_algo) < 0)
+		return "a hash other than SHA-256/384/512 (IMA key)";
+	return NULL;
+}
+
+/*
+ * @sig verified with @pub, whose modulus is @size octets.  OpenPGP stores
+ * the RSA value without leading zero octets (RFC 9580 5.2.3.1); the
+ * kernel's RSA wants it exactly as long as the modulus: pad a copy.
+ */
+int pgpk_rsa_verify(const struct public_key *pub, u32 size,
+		    const struct public_key_signature *sig)
+{
+	struct public_key_signature pks = *sig;
+	int ret;
+
+	if (sig->s_size > size)
+		return -EKEYREJECTED;
+	pks.s = kzalloc(size, GFP_KERNEL);
+	if (!pks.s)
+		return -ENOMEM;
+	memcpy(pks.s + size - sig->s_size, sig->s, sig->s_size);
+	pks.s_size = size;
+	pks.encoding = "pkcs1";
+	ret = public_key_verify_signature(pub, &pks);
+	kfree(pks.s);
+	/* pkcs1pad reports a bad RSA value as malformed padding */
+	return ret == -EBADMSG || ret == -EINVAL ? -EKEYREJECTED : ret;
+}
+
+static int pgpk_subtype_verify(const struct key *key,
+			       const struct public_key_signature *sig)
+{
+	const struct pgpk_public_key *pk = key->payload.data[asym_crypto];
+	int ret = -EKEYREJECTED;
+	const char *why;
+
+	if (pk->ima)
+		why = pgpk_ima_refused(sig);
+	else if (sig->encoding == pgpk_sig_encoding)
+		why = pgpk_sig_refused(key, container_of(sig, struct pgpk_sig_info, pks),
+				       &ret);
+	else
+		why = "a signature pgpk did not frame";
+	if (why)
+		return pgpk_refuse(ret, "key %x: refused: %s", key_serial(key),
+				   why);
+	return pgpk_rsa_verify(&pk->pub, pk->size, sig);
+}
+
+/*
+ * Document signature @sig over @data by a key of @keyring.  The issuer is
+ * looked up first, by fingerprint, else key ID: a signature whose key is
+ * not there is skipped (-ENOKEY).  Only an OpenPGP key issues: an X.509
+ * key's PKCS#1 signature made for another protocol is also a v3 signature
+ * of its data minus a 5-octet trailer (its subtype refuses pgpk's encoding
+ * anyway: this names why).
+ */
+static int pgpk_sig_check(const struct pgpk_sig *sig, const u8 *data,
+			  size_t len, struct key *keyring)
+{
+	const struct pgpk_bytes *id = sig->issuer_fingerprint.data ?
+		&sig->issuer_fingerprint : &sig->issuer_key_id;
+	struct pgpk_signed what = { .data = data, .len = len };
+	char ex[sizeof("ex:") + 2 * PGPK_FPR_MAX];
+	struct pgpk_sig_info *info;
+	struct key *key;
+	key_ref_t ref;
+	int ret;
+
+	snprintf(ex, sizeof(ex), "ex:%*phN", id->len, id->data);
+	ref = keyring_search(make_key_ref(keyring, true), &key_type_asymmetric,
+			     ex, true);
+	if (IS_ERR(ref))
+		return PTR_ERR(ref) == -ENOMEM ? -ENOMEM : -ENOKEY;
+	key = key_ref_to_ptr(ref);
+	info = pgpk_sig_digest(sig, &what, NULL, NULL);
+	if (asymmetric_key_subtype(key) != &pgpk_key_subtype)
+		ret = pgpk_refuse(-ENOKEY, "issuer key %x is not an OpenPGP key",
+				  key_serial(key));
+	else if (sig->type > PGPK_SIG_TEXT)
+		ret = pgpk_refuse(-EKEYREJECTED, "signature type 0x%02x does not sign a document",
+				  sig->type);
+	else
+		ret = PTR_ERR_OR_ZERO(info) ?: verify_signature(key, &info->pks);
+	if (!IS_ERR(info))
+		public_key_signature_free(&info->pks);
+	key_put(key);
+	return ret;
+}
+
+/**
+ * pgpk_verify_signature - verify a canonical OpenPGP signature on data
+ * @data: the signed data, or NULL for the content the signature carries
+ * @len: size of @data
+ * @raw_sig: the canonical signature blob (pgpk-helper convert makes it)
+ * @sig_len: size of @raw_sig
+ * @trusted_keys: the keyring to find keys in; NULL or
+ *	VERIFY_USE_SECONDARY_KEYRING: the module's ".pgpk" (6.1 exports
+ *	neither the builtin nor the secondary keyring, and they hold X.509
+ *	keys only); VERIFY_USE_PLATFORM_KEYRING: -ENOKEY
+ * @usage: the use to which the key is being put
+ * @view_content: if not NULL, called with the verified data
+ * @ctx: context for @view_content
+ *
+ * Several signatures are judged as gpgv, apt and pgpk-helper verify do:
+ * one whose issuer is not in the keyring is skipped; any other failure
+ * refuses the document; one at least must verify.
+ *
+ * Return: 0, or -EBADMSG malformed or not canonical, -ENOPKG unsupported,
+ * -ENOKEY no key, -EKEYREJECTED bad signature, -EKEYEXPIRED expired,
+ * -EINVAL misuse.
+ */
+int pgpk_verify_signature(const void *data, size_t len,
+			  const void *raw_sig, size_t sig_len,
+			  struct key *trusted_keys,
+			  enum key_being_used_for usage,
+			  int (*view_content)(void *ctx, const void *data,
+					      size_t len, size_t asn1hdrlen),
+			  void *ctx)
+{
+	const struct pgpk_canon *c;
+	struct pgpk_answer *ans;
+	int ret = -ENOKEY;
+	bool good = false;
+	u32 i;
+
+	if (usage >= NR__KEY_BEING_USED_FOR)
+		return -EINVAL;
+	if (!trusted_keys || trusted_keys == VERIFY_USE_SECONDARY_KEYRING)
+		trusted_keys = pgpk_trusted_keys;
+	else if (trusted_keys == VERIFY_USE_PLATFORM_KEYRING)
+		return -ENOKEY;
+	ans = pgpk_decode(raw_sig, sig_len, "canonical signature");
+	if (IS_ERR(ans))
+		return PTR_ERR(ans);
+	c = &ans->canon;
+	if (!PGPK_HAS(c, PGPK_CANON_SIGNATURE))
+		ret = pgpk_refuse(-EBADMSG, "a key was given where a signature was expected");
+	else if (PGPK_HAS(c, PGPK_CANON_CONTENT) == !!data)
+		ret = pgpk_refuse(-EINVAL,
+				  "the signed data must come with the signature or from the caller");
+	if (!data) {
+		data = c->content.data;
+		len = c->content.len;
+	}
+	for (i = 0; i <= c->nr_more && ret == -ENOKEY; i++) {
+		ret = pgpk_sig_check(&c->sigs[i], data, len, trusted_keys);
+		good |= !ret;
+		ret = ret ?: -ENOKEY;
+	}
+	if (ret == -ENOKEY && good)
+		ret = view_content ? view_content(ctx, data, len, 0) : 0;
+	kfree(ans);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(pgpk_verify_signature);
+
+/* pgpk_test: the verified content becomes a user-type payload. */
+static int pgpk_test_view_content(void *ctx, const void *data, size_t len,
+				  size_t asn1hdrlen)
+{
+	struct key_preparsed_payload *prep = ctx, content = *prep;
+	int ret;
+
+	content.data = data;
+	content.datalen = len;
+	ret = user_preparse(&content);
+	prep->payload = content.payload;
+	prep->quotalen = content.quotalen;
+	return ret;
+}
+
+/*
+ * Key type "pgpk_test", as pkcs7_test: the payload is a canonical
+ * signature with its content, verified with the module's trusted
+ * keyring, then the caller's session keyring; the key's payload is the
+ * content (user_preparse(): at most 32767 octets).
+ *
+ *	pgpk-helper convert msg.gpg | keyctl padd pgpk_test t @s
+ */
+static int pgpk_test_preparse(struct key_preparsed_payload *prep)
+{
+	int ret, i;
+
+	for (i = 0, ret = -ENOKEY; ret == -ENOKEY && i < 2; i++)
+		ret = pgpk_verify_signature(NULL, 0, prep->data, prep->datalen,
+					    i ? current_cred()->session_keyring :
+					    pgpk_trusted_keys,
+					    VERIFYING_UNSPECIFIED_SIGNATURE,
+					    pgpk_test_view_content, prep);
+	return ret;
+}
+
+static struct key_type pgpk_key_type_test = {
+	.name		= "pgpk_test",
+	.preparse	= pgpk_test_preparse,
+	.free_preparse	= user_free_preparse,
+	.instantiate	= generic_key_instantiate,
+	.revoke		= user_revoke,
+	.destroy	= user_destroy,
+	.describe	= user_describe,
+	.read		= user_read,
+};
+
+int pgpk_sig_init(void)
+{
+	pgpk_key_subtype = public_key_subtype;
+	pgpk_key_subtype.owner = THIS_MODULE;
+	pgpk_key_subtype.name = "pgpk";
+	pgpk_key_subtype.name_len = sizeof("pgpk") - 1;
+	pgpk_key_subtype.verify_signature = pgpk_subtype_verify;
+	return register_key_type(&pgpk_key_type_test);
+}
+
+void pgpk_sig_exit(void)
+{
+	unregister_key_type(&pgpk_key_type_test);
+}

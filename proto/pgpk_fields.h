@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The field numbers of proto/pgpk.proto, for user-space code that reads
+ * what the kernel's strict decoder (kernel/pgpk_canon.c) decoded: bit n of
+ * a decoded message's .present is its field n, tested with PGPK_HAS().
+ * kernel/pgpk_canon.h defines the few the module itself tests
+ * (PGPK_SIG_SALT, PGPK_KEY_KEY_FLAGS, PGPK_KEY_PRIMARY,
+ * PGPK_KEY_SOFT_REVOKED, PGPK_CANON_KEY, _SIGNATURE, _CONTENT); the
+ * others are here.
+ */
+#ifndef PGPK_FIELDS_H
+#define PGPK_FIELDS_H
+
+#include "kernel/pgpk_canon.h"
+
+enum pgpk_material_field {
+	PGPK_MAT_VERSION = 1,
+	PGPK_MAT_CREATED = 2,
+	PGPK_MAT_ALGORITHM = 3,
+	PGPK_MAT_RSA_N = 4,
+	PGPK_MAT_RSA_E = 5,
+};
+
+enum pgpk_sig_field {
+	PGPK_SIG_VERSION = 1,
+	PGPK_SIG_TYPE = 2,
+	PGPK_SIG_PUBKEY_ALGORITHM = 3,
+	PGPK_SIG_HASH_ALGORITHM = 4,
+	PGPK_SIG_CREATED = 5,
+	PGPK_SIG_EXPIRES = 6,
+	PGPK_SIG_HASHED_AREA = 7,
+	/* PGPK_SIG_SALT = 8: kernel/pgpk_canon.h */
+	PGPK_SIG_QUICK_CHECK = 9,
+	PGPK_SIG_RSA_S = 10,
+	PGPK_SIG_ISSUER_KEY_ID = 11,
+	PGPK_SIG_ISSUER_FINGERPRINT = 12,
+	PGPK_SIG_RSA_S_OFFSET = 13,
+};
+
+enum pgpk_key_field {
+	PGPK_KEY_MATERIAL = 1,
+	PGPK_KEY_PACKET_OFFSET = 2,
+	PGPK_KEY_SUBKEY = 3,
+	PGPK_KEY_USER_ID = 4,
+	PGPK_KEY_USER_ID_OFFSET = 5,
+	PGPK_KEY_EXPIRES = 6,
+	/* PGPK_KEY_KEY_FLAGS = 7, PGPK_KEY_PRIMARY = 8: kernel */
+	PGPK_KEY_PRIMARY_OFFSET = 9,
+	PGPK_KEY_CERTIFICATION = 10,
+	/* 11 was third_party: refused */
+	PGPK_KEY_BOUND = 12,
+	/* PGPK_KEY_SOFT_REVOKED = 13: kernel */
+};
+
+enum pgpk_canon_field {
+	/* PGPK_CANON_KEY = 1, _SIGNATURE = 2, _CONTENT = 3: kernel */
+	PGPK_CANON_MORE_SIGNATURES = 4,
+};
+
+#endif /* PGPK_FIELDS_H */
