@@ -157,6 +157,28 @@ for name in $PGPK_EXTRA_MODULES; do
 	done
 done
 
+# Modules a case loads itself (never at boot): a key type (dns_resolver)
+# and an asymmetric key parser (pkcs8_key_parser) registered while an
+# upcall waits (54-upcall-hang).  Listed in /etc/pgpk/case-modules.
+: >"$stage/etc/pgpk/case-modules"
+for name in ${PGPK_CASE_MODULES:-dns_resolver pkcs8_key_parser}; do
+	m=$(sed -n "s,^\([^:]*/$name\.ko[.a-z]*\):.*,\1,p" "$kmods/modules.dep" |
+		head -n 1)
+	[ -n "$m" ] || continue
+	for dep in $(moddeps "$m"); do
+		mkdir -p "$stage$vmods/$(dirname "$dep")"
+		case "$dep" in
+		*.ko.xz) xz -dc "$kmods/$dep" >"$stage$vmods/${dep%.xz}"
+			dep=${dep%.xz} ;;
+		*.ko.zst) zstd -qdc "$kmods/$dep" >"$stage$vmods/${dep%.zst}"
+			dep=${dep%.zst} ;;
+		*) cp "$kmods/$dep" "$stage$vmods/$dep" ;;
+		esac
+	done
+	m=${m%.xz}
+	echo "$name $vmods/${m%.zst}" >>"$stage/etc/pgpk/case-modules"
+done
+
 # Users: root and nobody (for the unprivileged cases; the sandboxed parser
 # runs under a uid of its own, 2130706432 + the broker's pid, no entry).
 cat >"$stage/etc/passwd" <<'EOF'
