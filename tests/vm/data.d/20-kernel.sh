@@ -54,10 +54,17 @@ do
 	[ "$i" -ge 3 ] && break
 done
 echo "$i" >"$k/deb.count"
-# deb1 without its third-party candidates: a payload of the size of an
-# X.509 certificate of the same key (31-leaks compares their slab growth).
-python3 "$mk" key "$k/deb1.pgp" --no-third-party >"$k/deb1-lean.pgpk"
-note deb1-lean.pgpk "canonical deb1 without Key.third_party"
+# deb1 as a canonical key: a payload of the size of an X.509 certificate
+# of the same key (31-leaks compares their slab growth).
+cp "$k/deb1.pgpk" "$k/deb1-lean.pgpk"
+note deb1-lean.pgpk "canonical deb1 (as deb1.pgpk)"
+# RSA exponents of 8 octets (the longest the kernel takes) and 9, 1024
+# (55-exponent); another e is another key: no certification.
+for n in 5 6 1021; do
+	python3 "$mk" key "$k/deb1.pgp" --no-offsets --no-cert \
+		--exponent-pad=$n >"$k/deb1-e$((n + 3)).pgpk"
+done
+note "deb1-e{8,9,1024}.pgpk" "canonical deb1 with an e of 8, 9, 1024 octets"
 
 # --- OpenPGP in the wild: RSA certificates from debian-keyring, as they
 # are (all their signatures), under the 64 KiB add_key("asymmetric")
@@ -179,6 +186,11 @@ fi
 "${gpg[@]}" --export "$cuid" >"$k/certified.pgp"
 python3 "$mk" key "$k/certified.pgp" >"$k/certified.pgpk"
 note certified.pgp "RSA 2048 key certified by rsa2048"
+# ... as a canonical key whose certification is rsa2048's (the one a
+# keyring restricted to rsa2048 verifies).
+python3 "$mk" key "$k/certified.pgp" --no-offsets \
+	--cert-by="$(cat "$out/rsa2048.fpr")" >"$k/certified-by-rsa2048.pgpk"
+note certified-by-rsa2048.pgpk "canonical certified.pgp, asym_auth rsa2048's certification"
 # rsa2048's certification of it, revoked (in a copy of the keyring): a
 # helper answering with the revocation (0x30) as the certification.
 rev=$cache/gnupg-revoked
