@@ -103,6 +103,11 @@ for f in "$root"/policy/*; do
 	cp "$f" "$stage/etc/pgpk/"
 done
 
+# Trust anchors: the loader (policy/anchors/); the VM has no modprobe, so
+# cases run it themselves (26-anchors).
+install -D -m 0755 "$root/policy/anchors/pgpk-anchors" \
+	"$stage/usr/sbin/pgpk-anchors"
+
 # IMA: the boot-time setup (policy/ima/), its tools and the VM's policy.
 for b in setfattr getfattr; do
 	command -v "$b" >/dev/null && copy_bin "$(command -v "$b")" "/usr/bin/$b"

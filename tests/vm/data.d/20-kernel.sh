@@ -280,9 +280,13 @@ install -m 0755 "$root/tests/vm/tools/pgpk-fake-helper.sh" "$k/fake-helper.sh"
 note truth/ "true answers, file name = SHA-256 of the callout[_SELECT]"
 note fake-helper.sh "serves truth/ or liar/ as the helper would"
 
-# --- a preload bundle: rsa2048, one invalid record, rsa3072 ---
-rec() { printf '%08x' "$(stat -c %s "$1")" | xxd -r -p; cat "$1"; }
-note pubring.pgpk "bundle: rsa2048, a non-canonical record, rsa3072"
+# --- trust anchors (26-anchors): rsa2048 and a file of garbage ---
+mkdir -p "$k/anchors"
+cp "$out/rsa2048.pgp" "$k/anchors/rsa2048.pgp"
+{ printf '\xc6\x10'; head -c 300 /dev/urandom; } >"$k/anchors/garbage.pgp"
+python3 "$mk" sig "$out/msg.rsa2048.gpg" >"$k/msg.rsa2048.pgpks"
+note anchors/ "rsa2048.pgp (an anchor) and garbage.pgp"
+note msg.rsa2048.pgpks "canonical msg.rsa2048.gpg (signature and content)"
 
 # --- bad input ---
 head -c 200 "$out/rsa2048.pgp" >"$k/truncated.pgp"
@@ -309,8 +313,6 @@ note short.pgpk "canonical rsa2048 without its last octet"
 note varint.pgpk "canonical rsa2048 with a non-minimal tag varint"
 note magic.pgpk "the magic alone"
 note badb64.asc "armor whose 3 kB base64 body has a bad character"
-{ rec "$k/rsa2048.pgpk"; rec "$k/trailing.pgpk"; rec "$k/rsa3072.pgpk"; } \
-	>"$k/pubring.pgpk"
 
 # --- benchmark: an X.509 certificate of the same RSA size as deb1 ---
 bits=$(cat "$k/deb1.bits")
