@@ -235,8 +235,10 @@ note msg.sha512.pgpks "canonical signature + content of msg.sha512.gpg"
 # --- answers for the lying helper, by callout SHA-256 ---
 # deb1.pgp answered with rsa2048's canonical blob (another key);
 # rsa3072.pgp answered with the right key but a changed user ID;
-# certified.pgp answered without offsets; rsa2048.asc answered with
-# the subkey although none was selected.
+# certified.pgp answered without offsets; rsa2048.pgp answered with its
+# subkey; embedded.pgp (rsa2048.pgp and a user ID packet whose body is a
+# header and body of rsa3072's key packet) answered with rsa3072's key at
+# that body's offset: found by a search, never by the packet walk.
 lie() { cp "$2" "$k/liar/$(sha256sum <"$1" | cut -d ' ' -f 1)"; }
 python3 "$mk" key "$out/rsa2048.pgp" >"$k/liar.other"
 lie "$k/deb1.pgp" "$k/liar.other"
@@ -245,13 +247,25 @@ python3 "$mk" key "$out/rsa3072.pgp" |
 lie "$out/rsa3072.pgp" "$k/liar.uid"
 python3 "$mk" key "$k/certified.pgp" --no-offsets >"$k/liar.nooffset"
 lie "$k/certified.pgp" "$k/liar.nooffset"
-python3 "$mk" key "$out/rsa2048.asc" "$(cat "$out/rsa2048-sub.fpr")" \
+python3 "$mk" key "$out/rsa2048.pgp" "$(cat "$out/rsa2048-sub.fpr")" \
 	>"$k/liar.subkey"
-lie "$out/rsa2048.asc" "$k/liar.subkey"
-# msg.rsa3072.gpg answered with another message's valid signature (by
-# rsa2048, over msg.txt): its RSA value is not in the submitted bytes.
-python3 "$mk" sig "$k/msg.sha512.gpg" >"$k/liar.othersig"
-lie "$out/msg.rsa3072.gpg" "$k/liar.othersig"
+lie "$out/rsa2048.pgp" "$k/liar.subkey"
+off=$(python3 - "$out/rsa2048.pgp" "$out/rsa3072.pgp" "$k/embedded.pgp" <<'PY'
+import sys
+a, b = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()
+# rsa3072's key packet as it is in its file, header included (old format)
+hl = {0: 2, 1: 3, 2: 5}[b[0] & 3]
+n = int.from_bytes(b[1:hl], "big")
+inner = b[:hl + n]
+body = b"pgpk embedded " + inner
+uid = bytes([0xCD, ((len(body) - 192) >> 8) + 192, (len(body) - 192) & 0xFF]) + body
+open(sys.argv[3], "wb").write(a + uid)
+print(len(a) + 3 + len(b"pgpk embedded ") + hl)
+PY
+)
+python3 "$mk" key "$out/rsa3072.pgp" --no-offsets --no-cert \
+	--packet-offset="$off" >"$k/liar.embedded"
+lie "$k/embedded.pgp" "$k/liar.embedded"
 note liar/ "lying answers, file name = SHA-256 of the callout"
 
 # --- true answers by callout SHA-256 (and "_SELECT"), for the fake helper ---

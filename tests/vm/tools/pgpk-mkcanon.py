@@ -13,6 +13,7 @@ usage: pgpk-mkcanon.py key FILE [SELECT] [--no-offsets] [--no-cert]
                                             user ID by that key, e.g. a
                                             trust anchor's)
                          [--exponent-pad=N] (N more octets of e: too long)
+                         [--packet-offset=N] (say the key's body is at N)
   (Key.certification: the self-certification or binding, or --cert-by's;
   with offsets, each signature carries the offset of its RSA value in
   FILE, as an upcall answer does.)
@@ -270,7 +271,11 @@ def main():
                    + f_varint(3, b[5]) + f_bytes(4, b[8:8 + nlen])
                    + f_bytes(5, e))
     out = f_bytes(1, mat)
-    if "--no-offsets" not in flags:
+    said = [int(f[len("--packet-offset="):]) for f in flags
+            if f.startswith("--packet-offset=")]
+    if said:
+        out += f_varint(2, said[0])
+    elif "--no-offsets" not in flags:
         out += f_varint(2, o)
     if t == 14:
         out += f_varint(3, 1)
