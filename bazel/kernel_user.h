@@ -26,4 +26,10 @@ typedef __u64 u64;
 #define U64_MAX UINT64_MAX
 #endif
 
+/* The kernel's fls(): the position of the highest bit set, 1..32; 0 for 0. */
+static inline int fls(unsigned int x)
+{
+	return x ? 32 - __builtin_clz(x) : 0;
+}
+
 #endif /* PGPK_KERNEL_USER_H */

@@ -14,8 +14,8 @@
 #define _PGPK_H
 
 #include <linux/verification.h>
+#include <crypto/hash_info.h>
 #include <crypto/public_key.h>
-#include "pgpk_compat.h"
 #include "pgpk_canon.h"
 
 #define PGPK_KEYID_LEN		8
@@ -41,10 +41,8 @@
 struct pgpk_public_key {
 	struct public_key pub;
 	u32 size;		/* modulus, octets */
-	u32 created;		/* key packet creation time: confirmed */
-	u32 bound;		/* max(created, Key.bound): hint */
-	u32 soft_revoked;	/* Key.soft_revoked: hint */
-	bool has_soft_revoked;
+	u32 bound;		/* max(key packet's creation, Key.bound) */
+	u32 soft_revoked;	/* Key.soft_revoked, or U32_MAX: hint */
 	bool ima;		/* dedicated to IMA: confirmed */
 	u8 key_flags;		/* Key.key_flags, or 0xff without: hint */
 };
@@ -57,10 +55,8 @@ struct pgpk_public_key {
 struct pgpk_sig_info {
 	struct public_key_signature pks;
 	u32 created;		/* confirmed in the hashed area */
-	u64 expires;		/* hint */
+	u64 expires;		/* 0, or as its hashed area says */
 	u8 type;
-	u8 fpr_len;		/* hashed issuer fingerprint; 0: none */
-	u8 fpr[PGPK_FPR_MAX];
 };
 
 /* A decoded canonical blob; @key, if any, holds the octets decoded. */
@@ -79,6 +75,7 @@ struct pgpk_signed {
 
 /* pgpk_sig.c */
 extern struct asymmetric_key_subtype pgpk_key_subtype;
+extern struct crypto_shash *pgpk_tfm[HASH_ALGO__LAST];
 struct pgpk_answer *pgpk_decode(const u8 *blob, size_t len, const char *what);
 u8 *pgpk_key_packet(const struct pgpk_key_material *m, size_t *len,
 		    size_t *body);

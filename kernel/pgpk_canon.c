@@ -101,7 +101,7 @@ static int pgpk_delimited(struct pgpk_cursor *c, u32 *present, u32 n,
 
 /*
  * Octets field @n, if next: @min..@max of them; @be: a big-endian
- * integer, without a leading zero octet.
+ * integer, without a leading zero octet, whose length in bits is noted.
  */
 static int pgpk_bytes(struct pgpk_cursor *c, u32 *present, u32 n, u32 min,
 		      u32 max, bool be, struct pgpk_bytes *b)
@@ -115,6 +115,7 @@ static int pgpk_bytes(struct pgpk_cursor *c, u32 *present, u32 n, u32 min,
 		return pgpk_fail(c, "length out of bounds, or a leading zero");
 	b->data = c->p;
 	b->len = len;
+	b->bits = be ? 8 * len - 8 + fls(c->p[0]) : 0;
 	c->p += len;
 	return 0;
 }
@@ -211,7 +212,6 @@ static int pgpk_read_key(struct pgpk_cursor *c, void *out)
 	      pgpk_num(c, has, 6, U64_MAX, &k->expires) ?:
 	      pgpk_num(c, has, 7, 255, &k->key_flags) ?:
 	      pgpk_msg(c, has, 8, pgpk_read_material, &k->primary) ?:
-	      pgpk_num(c, has, 9, U32_MAX, &k->primary_offset) ?:
 	      pgpk_msg(c, has, 10, pgpk_read_sig, &k->certification) ?:
 	      pgpk_num(c, has, 12, U32_MAX, &k->bound) ?:
 	      pgpk_num(c, has, 13, U32_MAX, &k->soft_revoked);
@@ -250,9 +250,18 @@ static int pgpk_read_canon(struct pgpk_cursor *c, void *out)
 			"not exactly one key or signature" : NULL);
 }
 
-bool pgpk_canon_is_canonical(const u8 *blob, size_t len)
+/*
+ * What @blob is: canonical (the magic), OpenPGP (RFC 9580 4.2: a packet
+ * header's first octet has bit 7 set; 6.2: ASCII armor, which the helper
+ * refuses, naming the remedy), or something else (0).
+ */
+int pgpk_canon_form(const u8 *blob, size_t len)
 {
-	return len >= PGPK_MAGIC_LEN && !memcmp(blob, PGPK_MAGIC, PGPK_MAGIC_LEN);
+	if (len >= PGPK_MAGIC_LEN && !memcmp(blob, PGPK_MAGIC, PGPK_MAGIC_LEN))
+		return PGPK_FORM_CANONICAL;
+	if (len >= 15 && !memcmp(blob, "-----BEGIN PGP ", 15))
+		return PGPK_FORM_OPENPGP;
+	return len && blob[0] & 0x80 ? PGPK_FORM_OPENPGP : 0;
 }
 
 /**
@@ -272,7 +281,7 @@ int pgpk_canon_decode(const u8 *blob, size_t len, struct pgpk_canon *out,
 	memset(out, 0, sizeof(*out));
 	if (err)
 		memset(err, 0, sizeof(*err));
-	if (len > PGPK_MAX_BLOB || !pgpk_canon_is_canonical(blob, len))
+	if (len > PGPK_MAX_BLOB || pgpk_canon_form(blob, len) != PGPK_FORM_CANONICAL)
 		return pgpk_fail(&c, "no magic, or larger than 1 MiB - 1");
 	c.p += PGPK_MAGIC_LEN;
 	return pgpk_read_canon(&c, out) < 0 ? -EBADMSG : 0;

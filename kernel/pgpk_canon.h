@@ -55,6 +55,7 @@
 struct pgpk_bytes {
 	const u8 *data;
 	u32 len;
+	u32 bits;		/* of a big-endian integer; else 0 */
 };
 
 struct pgpk_key_material {
@@ -93,7 +94,6 @@ struct pgpk_key {
 	u64 expires;
 	u32 key_flags;
 	struct pgpk_key_material primary;
-	u32 primary_offset;
 	struct pgpk_sig certification;
 	u32 bound;
 	u32 soft_revoked;
@@ -119,7 +119,11 @@ struct pgpk_canon_error {
 
 int pgpk_canon_decode(const u8 *blob, size_t len, struct pgpk_canon *out,
 		      struct pgpk_canon_error *err);
-bool pgpk_canon_is_canonical(const u8 *blob, size_t len);
+
+/* What an add_key() payload is (pgpk_canon_form()). */
+#define PGPK_FORM_CANONICAL	1
+#define PGPK_FORM_OPENPGP	2	/* packets, or ASCII armor */
+int pgpk_canon_form(const u8 *blob, size_t len);
 
 /* RFC 9580 5: the packet tags the binding checks look for. */
 #define PGPK_TAG_PUBLIC_KEY	6
@@ -129,8 +133,9 @@ bool pgpk_canon_is_canonical(const u8 *blob, size_t len);
 /* What a v4/v6 signature's hashed area says, as its framing shows. */
 struct pgpk_hashed {
 	u32 created;		/* the one Signature Creation Time */
+	u32 expires;		/* Signature Expiration Time (after it), or 0 */
 	const u8 *fpr;		/* Issuer Fingerprint, without version */
-	u32 fpr_len;		/* 0: none */
+	u32 fpr_len;		/* 20 or 32; 0: none (or neither) */
 	bool marked;		/* the mark given to pgpk_hashed_walk() */
 };
 

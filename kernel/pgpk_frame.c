@@ -114,13 +114,14 @@ bool pgpk_bytes_at(const u8 *buf, size_t len, u32 offset, const u8 *bytes,
  * chose and a canonical blob could name: only the framing counts.
  *
  * Return: whether the area is framed exactly and holds exactly one
- * Signature Creation Time (5.2.3.11), of 4 octets.
+ * Signature Creation Time (5.2.3.11) and at most one Signature Expiration
+ * Time (5.2.3.18), each of 4 octets.
  */
 bool pgpk_hashed_walk(const u8 *p, u32 len, const u8 *mark, u32 mark_len,
 		      struct pgpk_hashed *h)
 {
+	unsigned int created = 0, expires = 0;	/* how many; 2 for a bad one */
 	const u8 *end = p + len;
-	unsigned int created = 0;
 	u32 n, size;
 
 	memset(h, 0, sizeof(*h));
@@ -134,11 +135,15 @@ bool pgpk_hashed_walk(const u8 *p, u32 len, const u8 *mark, u32 mark_len,
 			h->created = pgpk_be(p + size + 1, n == 5 ? 4 : 0);
 			created += n == 5 ? 1 : 2;
 			break;
-		case 33:	/* 5.2.3.35: version, fingerprint */
+		case 3:		/* 5.2.3.18 */
+			h->expires = pgpk_be(p + size + 1, n == 5 ? 4 : 0);
+			expires += n == 5 ? 1 : 2;
+			break;
+		case 33:	/* 5.2.3.35: version, 20 (v4) or 32 (v6) octets */
 			h->fpr = p + size + 2;
-			h->fpr_len = n > 2 ? n - 2 : 0;
+			h->fpr_len = n == 22 || n == 34 ? n - 2 : 0;
 			break;
 		}
 	}
-	return created == 1;
+	return created == 1 && expires <= 1;
 }

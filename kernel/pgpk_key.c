@@ -6,7 +6,8 @@
  *
  *   canonical blob -> strict decode                   -> load
  *   OpenPGP bytes  -> upcall -> strict decode -> bind -> load
- *   ASCII armor    -> -EBADMSG, "use gpg --dearmor or pgpk-helper import"
+ *   ASCII armor    -> upcall -> the helper's -EBADMSG ("use gpg --dearmor
+ *                               or pgpk-helper import", in its log)
  *
  * The upcall (key type "pgpk", /sbin/request-key, pgpk-helper) is
  *
@@ -44,6 +45,7 @@
 #include <linux/cred.h>
 #include <linux/key-type.h>
 #include <linux/module.h>
+#include <linux/pid.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -59,13 +61,11 @@
 
 static unsigned int pgpk_min_rsa_bits = 2048;
 module_param_named(min_rsa_bits, pgpk_min_rsa_bits, uint, 0644);
-MODULE_PARM_DESC(min_rsa_bits,
-		 "Smallest RSA modulus in bits; 2048 if lower (default 2048)");
+MODULE_PARM_DESC(min_rsa_bits, "Smallest RSA modulus in bits (2048 at least)");
 
 static unsigned int pgpk_upcall_timeout = 5;
 module_param_named(upcall_timeout, pgpk_upcall_timeout, uint, 0644);
-MODULE_PARM_DESC(upcall_timeout,
-		 "Seconds add_key waits for pgpk-helper, 1 to 60 (default 5)");
+MODULE_PARM_DESC(upcall_timeout, "Seconds add_key waits for pgpk-helper (1-60)");
 
 static const u8 pgpk_ima_mark[PGPK_IMA_MARK_LEN] = PGPK_IMA_MARK_INIT;
 
@@ -93,10 +93,19 @@ static int pgpk_upcall_instantiate(struct key *key,
 	return generic_key_instantiate(key, prep);
 }
 
+/* /sbin/request-key's start: the request's keyring in, its pid out. */
+struct pgpk_umh {
+	struct key *ring;
+	struct pid *pid;
+};
+
 static int pgpk_umh_init(struct subprocess_info *info, struct cred *cred)
 {
+	struct pgpk_umh *umh = info->data;
+
 	key_put(cred->session_keyring);
-	cred->session_keyring = key_get(info->data);
+	cred->session_keyring = key_get(umh->ring);
+	umh->pid = get_pid(task_pid(current));
 	return 0;
 }
 
@@ -105,7 +114,9 @@ static int pgpk_umh_init(struct subprocess_info *info, struct cred *cred)
  * <gid> <thread, process and session keyrings>", as call_sbin_request_key()
  * (security/keys/request_key.c) runs it, with the request's own keyring as
  * its session keyring, holding the authorisation key; only its exec is
- * waited for.  Then at most upcall_timeout seconds for the answer.
+ * waited for, then at most upcall_timeout seconds for the answer.  A
+ * program still running when the request fails (no answer in time, the
+ * requester killed) is killed: nothing of a request outlives it.
  */
 static int pgpk_upcall_actor(struct key *authkey, void *aux)
 {
@@ -113,26 +124,25 @@ static int pgpk_upcall_actor(struct key *authkey, void *aux)
 			     "PATH=/sbin:/bin:/usr/sbin:/usr/bin" };
 	unsigned int secs = clamp_val(READ_ONCE(pgpk_upcall_timeout), 1, 60);
 	struct key *key = get_request_key_auth(authkey)->target_key;
-	char *argv[9] = { }, *envp[3] = { arg[8], arg[9] };
+	char *argv[9] = { arg[0], arg[1], arg[2], arg[3], arg[4], arg[5],
+			  arg[6], arg[7] }, *envp[3] = { arg[8], arg[9] };
 	const struct cred *cred = current_cred();
-	struct key *ring = cred->thread_keyring;
+	struct pgpk_umh umh = { cred->thread_keyring };
 	struct subprocess_info *info;
-	int i, ret = -EPERM;
+	int ret = -EPERM;
 
 	if (aux == &pgpk_upcall_cookie)	/* only the module asks */
-		ret = key_link(ring, authkey);
+		ret = key_link(umh.ring, authkey);
 	sprintf(arg[2], "%d", key_serial(key));
 	sprintf(arg[3], "%d", from_kuid(&init_user_ns, cred->fsuid));
 	sprintf(arg[4], "%d", from_kgid(&init_user_ns, cred->fsgid));
-	sprintf(arg[5], "%d", key_serial(ring));
+	sprintf(arg[5], "%d", key_serial(umh.ring));
 	sprintf(arg[6], "%d", key_serial(cred->process_keyring));
 	sprintf(arg[7], "%d", key_serial(cred->session_keyring));
-	for (i = 0; i < 8; i++)
-		argv[i] = arg[i];
-	/* pgpk_umh_init() runs before the exec this waits for: @ring lives */
+	/* pgpk_umh_init() runs before the exec this waits for: @umh lives */
 	info = ret ? NULL : call_usermodehelper_setup(argv[0], argv, envp,
 						      GFP_KERNEL, pgpk_umh_init,
-						      NULL, ring);
+						      NULL, &umh);
 	if (info)
 		ret = call_usermodehelper_exec(info, UMH_WAIT_EXEC);
 	else if (!ret)
@@ -142,6 +152,9 @@ static int pgpk_upcall_actor(struct key *authkey, void *aux)
 	if (ret == -EAGAIN)
 		ret = pgpk_refuse(-ETIMEDOUT, "key %x: no answer from pgpk-helper in %u s",
 				  key_serial(key), secs);
+	if (ret && umh.pid)
+		kill_pid(umh.pid, SIGKILL, 1);
+	put_pid(umh.pid);
 	if (ret)
 		key_reject_and_link(key, 0, -ret, NULL, authkey);
 	return ret;
@@ -170,13 +183,13 @@ static struct pgpk_answer *pgpk_upcall(const u8 *data, size_t len)
 	const struct cred *saved;
 	struct pgpk_answer *ans;
 	struct cred *cred;
-	u8 nonce[16];
 
-	get_random_bytes(nonce, sizeof(nonce));
-	snprintf(desc, sizeof(desc), "key:%*phN", (int)sizeof(nonce), nonce);
+	snprintf(desc, sizeof(desc), "key:%016llx%016llx", get_random_u64(),
+		 get_random_u64());
 	cred = prepare_creds();
-	ring = !cred ? ERR_PTR(-ENOMEM) :
-	       keyring_alloc(".pgpk_request", cred->fsuid, cred->fsgid, cred,
+	if (!cred)
+		return ERR_PTR(-ENOMEM);
+	ring = keyring_alloc(".pgpk_request", cred->fsuid, cred->fsgid, cred,
 			     KEY_POS_ALL, KEY_ALLOC_NOT_IN_QUOTA, NULL, NULL);
 	key = ERR_CAST(ring);
 	if (!IS_ERR(ring)) {
@@ -189,8 +202,7 @@ static struct pgpk_answer *pgpk_upcall(const u8 *data, size_t len)
 					       &pgpk_upcall_cookie);
 		revert_creds(saved);
 	}
-	if (cred)
-		put_cred(cred);
+	put_cred(cred);
 	if (IS_ERR(key))
 		return ERR_PTR(pgpk_refuse(PTR_ERR(key), "upcall %s refused: %ld",
 					   desc, PTR_ERR(key)));
@@ -210,8 +222,6 @@ static int pgpk_bind(const u8 *data, size_t len, const struct pgpk_key *k)
 	size_t n, body;
 	u8 *buf;
 
-	if (k->subkey)
-		return pgpk_refuse(-EKEYREJECTED, "binding: the helper answered with a subkey");
 	buf = pgpk_key_packet(&k->material, &n, &body);
 	if (!buf)
 		return -ENOMEM;
@@ -231,11 +241,14 @@ static int pgpk_bind(const u8 *data, size_t len, const struct pgpk_key *k)
 				  what) : 0;
 }
 
-/* X.690 8.1.3, 8.3: a definite length; INTEGERs get 0x00 before a 1 bit. */
+/*
+ * X.690 8.1.3, 8.3: a definite length; an INTEGER gets 0x00 first, which
+ * keeps it positive whatever its first octet (crypto/rsa.c reads its
+ * INTEGERs as unsigned and drops leading zeros: mpi_read_raw_data()).
+ */
 static u8 *pgpk_der(u8 *p, u8 tag, const u8 *data, size_t len)
 {
-	bool pad = tag == 0x02 && data[0] & 0x80;
-	size_t n = len + pad;
+	size_t pad = tag == 0x02, n = len + pad;
 
 	*p++ = tag;
 	if (n >= 0x80)
@@ -273,11 +286,13 @@ static int pgpk_rsa_key(const struct pgpk_key_material *m,
 	pub->pkey_algo = "rsa";
 	tfm = crypto_alloc_akcipher("rsa", 0, 0);
 	if (IS_ERR(tfm))
-		return -ENOPKG;
+		return PTR_ERR(tfm) == -ENOMEM ? -ENOMEM : -ENOPKG;
 	ret = crypto_akcipher_set_pub_key(tfm, pub->key, pub->keylen);
 	crypto_free_akcipher(tfm);
-	return ret ? pgpk_refuse(-ENOPKG, "RSA key refused by the kernel's RSA (%d)",
-				 ret) : 0;
+	if (ret && ret != -ENOMEM)
+		ret = pgpk_refuse(-ENOPKG, "RSA key refused by the kernel's RSA (%d)",
+				  ret);
+	return ret;
 }
 
 /*
@@ -286,17 +301,17 @@ static int pgpk_rsa_key(const struct pgpk_key_material *m,
  * user ID certification (0x10..0x13, the key's own or a third party's) the
  * key and the user ID, a direct key signature (0x1f) the key alone; no
  * other type vouches (-EBADMSG).  A certification the kernel cannot check
- * (not RSA) or that the policy floor excludes (a weak hash) leaves the key
- * without authority: NULL.  *@ima: whether it carries the IMA mark.
+ * (not RSA: -ENOPKG) or that the policy floor excludes (a weak hash:
+ * -EKEYREJECTED) refuses the key: the helper leaves such certifications
+ * out (the key then has no authority).  *@ima: whether it carries the IMA
+ * mark.
  */
 static struct pgpk_sig_info *pgpk_certification(const struct pgpk_key *k,
 						bool *ima)
 {
 	const struct pgpk_sig *sig = &k->certification;
 	struct pgpk_signed what = { .key = { &k->material } };
-	struct pgpk_sig_info *info;
 
-	*ima = false;
 	if (!sig->present)
 		return NULL;
 	if (k->subkey && sig->type == PGPK_SIG_SUBKEY_BINDING)
@@ -307,12 +322,7 @@ static struct pgpk_sig_info *pgpk_certification(const struct pgpk_key *k,
 	else if (k->subkey || sig->type != PGPK_SIG_DIRECT_KEY)
 		return ERR_PTR(pgpk_refuse(-EBADMSG, "type 0x%02x certifies nothing here",
 					   sig->type));
-	info = pgpk_sig_digest(sig, &what, pgpk_ima_mark, ima);
-	if (info != ERR_PTR(-ENOPKG) && (info != ERR_PTR(-EKEYREJECTED) ||
-					 sig->hash_algorithm > 3))
-		return info;
-	return pgpk_refuse(NULL, "policy: certification by algorithm %u, hash %u: no authority",
-			   sig->pubkey_algorithm, sig->hash_algorithm);
+	return pgpk_sig_digest(sig, &what, pgpk_ima_mark, ima);
 }
 
 /*
@@ -350,7 +360,7 @@ static int pgpk_ima_confirm(const struct pgpk_key *k,
 static int pgpk_key_load(struct key_preparsed_payload *prep,
 			 const struct pgpk_key *k)
 {
-	u32 min = max(READ_ONCE(pgpk_min_rsa_bits), 2048u), i, fpr_len;
+	u32 min = max(READ_ONCE(pgpk_min_rsa_bits), 2048u), fpr_len;
 	u64 expires = min_t(u64, k->expires, (u64)k->material.created + U32_MAX);
 	const struct pgpk_key_material *m = &k->material;
 	struct asymmetric_key_ids *kids;
@@ -364,22 +374,21 @@ static int pgpk_key_load(struct key_preparsed_payload *prep,
 	int ret;
 
 	/* RFC 9580 5.5.4: v4 SHA-1, key ID its last 8 octets; v6 SHA-256 */
-	tfm = crypto_alloc_shash(m->version == 6 ? "sha256" : "sha1", 0, 0);
-	buf = IS_ERR(tfm) ? NULL : pgpk_key_packet(m, &len, &body);
-	ret = !buf ? -ENOMEM : crypto_shash_tfm_digest(tfm, buf, len, fpr);
-	fpr_len = IS_ERR(tfm) ? 0 : crypto_shash_digestsize(tfm);
+	tfm = pgpk_tfm[m->version == 6 ? HASH_ALGO_SHA256 : HASH_ALGO_SHA1];
+	fpr_len = m->version == 6 ? 32 : 20;
 	keyid = fpr + (m->version == 6 ? 0 : fpr_len - PGPK_KEYID_LEN);
+	buf = pgpk_key_packet(m, &len, &body);
+	ret = !tfm ? -ENOPKG : !buf ? -ENOMEM :
+	      crypto_shash_tfm_digest(tfm, buf, len, fpr);
 	kfree(buf);
-	if (!IS_ERR(tfm))
-		crypto_free_shash(tfm);
 	if (!ret && expires && expires <= ktime_get_real_seconds())
 		ret = pgpk_refuse(-EKEYEXPIRED, "key %*phN expired at %llu",
 				  PGPK_KEYID_LEN, keyid, expires);
-	for (i = 0; !ret && i <= k->subkey; i++, m = &k->primary)
-		if ((m->rsa_n.len - 1) * 8 + fls(m->rsa_n.data[0]) < min)
-			ret = pgpk_refuse(-EKEYREJECTED,
-					  "policy: key %*phN: RSA below min_rsa_bits %u",
-					  PGPK_KEYID_LEN, keyid, min);
+	if (!ret && (m->rsa_n.bits < min ||
+		     (k->subkey && k->primary.rsa_n.bits < min)))
+		ret = pgpk_refuse(-EKEYREJECTED,
+				  "policy: key %*phN or its primary: RSA below min_rsa_bits %u",
+				  PGPK_KEYID_LEN, keyid, min);
 	auth = ret ? NULL : pgpk_certification(k, &ima);
 	pk = ret || IS_ERR(auth) ? NULL : kzalloc(sizeof(*pk), GFP_KERNEL);
 	ret = ret ?: PTR_ERR_OR_ZERO(auth) ?: !pk ? -ENOMEM :
@@ -396,10 +405,9 @@ static int pgpk_key_load(struct key_preparsed_payload *prep,
 	pk->pub.id_type = ima ? "PGP-IMA" : "PGP";
 	pk->ima = ima;
 	pk->size = k->material.rsa_n.len;
-	pk->created = k->material.created;
 	pk->bound = max(k->bound, k->material.created);
-	pk->soft_revoked = k->soft_revoked;
-	pk->has_soft_revoked = PGPK_HAS(k, PGPK_KEY_SOFT_REVOKED);
+	pk->soft_revoked = PGPK_HAS(k, PGPK_KEY_SOFT_REVOKED) ? k->soft_revoked :
+			   U32_MAX;
 	pk->key_flags = PGPK_HAS(k, PGPK_KEY_KEY_FLAGS) ? k->key_flags : 0xff;
 	kids = kzalloc(sizeof(*kids), GFP_KERNEL);
 	prep->payload.data[asym_key_ids] = kids;
@@ -426,15 +434,16 @@ static int pgpk_parse(struct key_preparsed_payload *prep)
 	struct pgpk_answer *ans;
 	int ret;
 
-	if (pgpk_canon_is_canonical(data, prep->datalen))
+	switch (pgpk_canon_form(data, prep->datalen)) {
+	case PGPK_FORM_CANONICAL:
 		ans = pgpk_decode(data, prep->datalen, "canonical key");
-	else if (data[0] & 0x80)	/* RFC 9580 4.2 */
+		break;
+	case PGPK_FORM_OPENPGP:
 		ans = pgpk_upcall(data, prep->datalen);
-	else if (prep->datalen > 15 && !memcmp(data, "-----BEGIN PGP ", 15))
-		ans = ERR_PTR(pgpk_refuse(-EBADMSG,
-					  "ASCII armor: use gpg --dearmor or pgpk-helper import"));
-	else
+		break;
+	default:
 		return -EBADMSG;	/* another parser's format */
+	}
 	ret = PTR_ERR_OR_ZERO(ans);
 	if (!ret && !PGPK_HAS(&ans->canon, PGPK_CANON_KEY))
 		ret = pgpk_refuse(-EBADMSG, "a signature was given where a key was expected");

@@ -28,10 +28,7 @@ static size_t pgpk_put_be(u8 *out, size_t at, u64 v, unsigned int n)
 /* RFC 9580 3.2: an MPI is its length in bits (2 octets), then octets. */
 static size_t pgpk_put_mpi(u8 *out, size_t at, const struct pgpk_bytes *b)
 {
-	/* b->data[0] != 0: the decoder refuses leading zeros */
-	unsigned int bits = b->len * 8 - __builtin_clz(b->data[0]) + 24;
-
-	at += pgpk_put_be(out, at, bits, 2);
+	at += pgpk_put_be(out, at, b->bits, 2);	/* the decoder's count */
 	return 2 + pgpk_put(out, at, b->data, b->len);
 }
 

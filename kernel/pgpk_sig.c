@@ -53,6 +53,16 @@
 /* Compared by address: only this module can point a signature at it. */
 static const char pgpk_sig_encoding[] = "openpgp";
 
+/*
+ * The hashes, allocated once by pgpk_sig_init(): allocating one may run
+ * modprobe, and no caller of pgpk_verify_signature() may wait for user
+ * space (trust rule 8).  SHA-1 hashes v4 fingerprints only (RFC 9580
+ * 5.5.4).
+ */
+static const u8 pgpk_hashes[] = { HASH_ALGO_SHA1, HASH_ALGO_SHA224,
+	HASH_ALGO_SHA256, HASH_ALGO_SHA384, HASH_ALGO_SHA512 };
+struct crypto_shash *pgpk_tfm[HASH_ALGO__LAST];	/* NULL: not in this kernel */
+
 struct asymmetric_key_subtype pgpk_key_subtype;
 
 struct pgpk_answer *pgpk_decode(const u8 *blob, size_t len, const char *what)
@@ -127,10 +137,10 @@ struct pgpk_sig_info *pgpk_sig_digest(const struct pgpk_sig *sig,
 		[9] = HASH_ALGO_SHA384, [10] = HASH_ALGO_SHA512,
 		[11] = HASH_ALGO_SHA224 };
 	u32 hash = sig->hash_algorithm, algo = hash < 12 ? algos[hash] : 0;
+	struct crypto_shash *tfm = pgpk_tfm[algo];	/* [0]: NULL */
 	const struct pgpk_bytes *uid = what->user_id;
-	struct crypto_shash *tfm = ERR_PTR(-ENOMEM);
 	SHASH_DESC_ON_STACK(desc, tfm);	/* of HASH_MAX_DESCSIZE */
-	u8 *buf, *digest = NULL, prefix[PGPK_PREFIX_MAX];
+	u8 *buf, *digest, prefix[PGPK_PREFIX_MAX];
 	struct pgpk_sig_info *info;
 	struct pgpk_hashed h;
 	size_t len, body;
@@ -145,7 +155,7 @@ struct pgpk_sig_info *pgpk_sig_digest(const struct pgpk_sig *sig,
 					   sig->created));
 	if (marked)
 		*marked = h.marked;
-	if (!algo || (sig->pubkey_algorithm != 1 && sig->pubkey_algorithm != 3))
+	if (!tfm || (sig->pubkey_algorithm != 1 && sig->pubkey_algorithm != 3))
 		return ERR_PTR(pgpk_refuse(hash && hash <= 3 ? -EKEYREJECTED :
 					   -ENOPKG, "signature by algorithm %u, hash %u: %s",
 					   sig->pubkey_algorithm, hash,
@@ -155,25 +165,31 @@ struct pgpk_sig_info *pgpk_sig_digest(const struct pgpk_sig *sig,
 	if (!info)
 		return ERR_PTR(-ENOMEM);
 	info->created = sig->created;
-	info->expires = sig->expires;
+	/* RFC 9580 5.2.3.18: seconds after its creation; 0: never */
+	info->expires = h.expires ? (u64)h.created + h.expires : 0;
 	info->type = sig->type;
-	info->fpr_len = min_t(u32, h.fpr_len, PGPK_FPR_MAX + 1);
-	memcpy(info->fpr, h.fpr, min_t(u32, h.fpr_len, PGPK_FPR_MAX));
 	info->pks.pkey_algo = "rsa";
 	info->pks.encoding = pgpk_sig_encoding;
 	info->pks.hash_algo = hash_algo_name[algo];
 	info->pks.s = kmemdup(sig->rsa_s.data, sig->rsa_s.len, GFP_KERNEL);
 	info->pks.s_size = sig->rsa_s.len;
-	ret = pgpk_ids(info->pks.auth_ids, sig->issuer_fingerprint.data,
-		       sig->issuer_fingerprint.len, sig->issuer_key_id.data);
-	if (!ret && info->pks.s)
-		tfm = crypto_alloc_shash(info->pks.hash_algo, 0, 0);
-	ret = PTR_ERR_OR_ZERO(tfm);
-	if (!ret)
-		digest = pgpk_sig_alloc_digest(&info->pks,
-					       crypto_shash_digestsize(tfm));
+	digest = kmalloc(crypto_shash_digestsize(tfm), GFP_KERNEL);
+#ifdef PGPK_HAVE_SIG_M	/* 7.3 (upstream 7.0): m, m_size, freed if m_free */
+	info->pks.m = digest;
+	info->pks.m_size = crypto_shash_digestsize(tfm);
+	info->pks.m_free = true;
+#else
+	info->pks.digest = digest;
+	info->pks.digest_size = crypto_shash_digestsize(tfm);
+#endif
+	/* the issuer: by its hashed fingerprint, if it has one */
+	ret = pgpk_ids(info->pks.auth_ids,
+		       h.fpr_len ? h.fpr : sig->issuer_fingerprint.data,
+		       h.fpr_len ?: sig->issuer_fingerprint.len,
+		       sig->issuer_key_id.data);
 	desc->tfm = tfm;
-	ret = ret ?: digest ? crypto_shash_init(desc) : -ENOMEM;
+	if (!ret)
+		ret = info->pks.s && digest ? crypto_shash_init(desc) : -ENOMEM;
 	if (!ret && sig->version == 6)
 		ret = crypto_shash_update(desc, sig->salt.data, sig->salt.len);
 	for (i = 0; !ret && i < 2 && what->key[i]; i++) {
@@ -181,27 +197,28 @@ struct pgpk_sig_info *pgpk_sig_digest(const struct pgpk_sig *sig,
 		ret = buf ? crypto_shash_update(desc, buf, len) : -ENOMEM;
 		kfree(buf);
 	}
-	if (!ret && uid)	/* 0xB4 and a length first */
-		ret = crypto_shash_update(desc, prefix,
-					  pgpk_rebuild_uid_prefix(uid->len,
-								  prefix)) ?:
-		      crypto_shash_update(desc, uid->data, uid->len);
+	if (!ret && uid) {	/* 0xB4 and a length first */
+		len = pgpk_rebuild_uid_prefix(uid->len, prefix);
+		ret = crypto_shash_update(desc, prefix, len);
+	}
+	if (!ret && uid)
+		ret = crypto_shash_update(desc, uid->data, uid->len);
 	if (!ret && what->data)
 		ret = crypto_shash_update(desc, what->data, what->len);
 	buf = ret ? NULL : kmalloc(pgpk_rebuild_trailer(sig, NULL), GFP_KERNEL);
-	ret = ret ?: !buf ? -ENOMEM : crypto_shash_finup(desc, buf,
-				pgpk_rebuild_trailer(sig, buf), digest);
+	if (!ret)
+		ret = buf ? crypto_shash_finup(desc, buf,
+					       pgpk_rebuild_trailer(sig, buf),
+					       digest) : -ENOMEM;
 	kfree(buf);
 	shash_desc_zero(desc);
-	if (!IS_ERR(tfm))
-		crypto_free_shash(tfm);
 	if (!ret && (digest[0] << 8 | digest[1]) != sig->quick_check)
 		ret = pgpk_refuse(-EKEYREJECTED, "signature quick check %04x, computed %02x%02x",
 				  sig->quick_check, digest[0], digest[1]);
 	if (!ret)
 		return info;
 	public_key_signature_free(&info->pks);
-	return ERR_PTR(ret == -ENOENT ? -ENOPKG : ret);
+	return ERR_PTR(ret);
 }
 
 /* Why @key may not have made @info's signature (*@err), or NULL. */
@@ -212,17 +229,16 @@ static const char *pgpk_sig_refused(const struct key *key,
 	const struct asymmetric_key_id *fpr = asymmetric_key_ids(key)->id[0];
 	time64_t now = ktime_get_real_seconds();
 
-	if (info->fpr_len && (info->fpr_len != fpr->len ||
-			      memcmp(info->fpr, fpr->data, fpr->len)))
-		return "the hashed issuer fingerprint names another key";
+	if (info->pks.auth_ids[0] &&
+	    !asymmetric_key_id_same(info->pks.auth_ids[0], fpr))
+		return "the issuer fingerprint names another key";
 	if (info->created > now + PGPK_CLOCK_SKEW)
 		return "signature made in the future";
 	if (info->type <= PGPK_SIG_TEXT && !(pk->key_flags & PGPK_KEY_FLAG_SIGN))
 		return "not a signing key";
-	if (info->created < pk->bound)	/* pk->bound >= pk->created */
-		return info->created < pk->created ? "signature predates its key" :
-		       "subkey not yet bound when it signed";
-	if (pk->has_soft_revoked && info->created >= pk->soft_revoked)
+	if (info->created < pk->bound)
+		return "signature predates its key (or a subkey not yet bound when it signed)";
+	if (info->created >= pk->soft_revoked)
 		return "signature made after its key was revoked (soft revocation)";
 	*err = -EKEYEXPIRED;
 	return info->expires && info->expires <= now ? "signature expired" : NULL;
@@ -354,7 +370,7 @@ static int pgpk_sig_check(const struct pgpk_sig *sig, const u8 *data,
  *
  * Return: 0, or -EBADMSG malformed or not canonical, -ENOPKG unsupported,
  * -ENOKEY no key, -EKEYREJECTED bad signature, -EKEYEXPIRED expired,
- * -EINVAL misuse.
+ * -EINVAL misuse (@len over 4 GiB: the hash API takes an unsigned int).
  */
 int pgpk_verify_signature(const void *data, size_t len,
 			  const void *raw_sig, size_t sig_len,
@@ -370,7 +386,7 @@ int pgpk_verify_signature(const void *data, size_t len,
 	bool good = false;
 	u32 i;
 
-	if (usage >= NR__KEY_BEING_USED_FOR)
+	if (usage >= NR__KEY_BEING_USED_FOR || len > UINT_MAX)
 		return -EINVAL;
 	if (!trusted_keys || trusted_keys == VERIFY_USE_SECONDARY_KEYRING)
 		trusted_keys = pgpk_trusted_keys;
@@ -401,19 +417,18 @@ int pgpk_verify_signature(const void *data, size_t len,
 }
 EXPORT_SYMBOL_GPL(pgpk_verify_signature);
 
-/* pgpk_test: the verified content becomes a user-type payload. */
+/*
+ * pgpk_test: the verified content becomes a user-type payload.  Nothing
+ * reads a payload's data after preparse: it may point at the content.
+ */
 static int pgpk_test_view_content(void *ctx, const void *data, size_t len,
 				  size_t asn1hdrlen)
 {
-	struct key_preparsed_payload *prep = ctx, content = *prep;
-	int ret;
+	struct key_preparsed_payload *prep = ctx;
 
-	content.data = data;
-	content.datalen = len;
-	ret = user_preparse(&content);
-	prep->payload = content.payload;
-	prep->quotalen = content.quotalen;
-	return ret;
+	prep->data = data;
+	prep->datalen = len;
+	return user_preparse(prep);
 }
 
 /*
@@ -448,17 +463,32 @@ static struct key_type pgpk_key_type_test = {
 	.read		= user_read,
 };
 
+/* The test key type first: then nothing fails once hashes are allocated. */
 int pgpk_sig_init(void)
 {
+	struct crypto_shash *tfm;
+	int i, ret;
+
+	/* all but verification is public_key's (describe, destroy, query...) */
 	pgpk_key_subtype = public_key_subtype;
 	pgpk_key_subtype.owner = THIS_MODULE;
 	pgpk_key_subtype.name = "pgpk";
 	pgpk_key_subtype.name_len = sizeof("pgpk") - 1;
 	pgpk_key_subtype.verify_signature = pgpk_subtype_verify;
-	return register_key_type(&pgpk_key_type_test);
+	ret = register_key_type(&pgpk_key_type_test);
+	for (i = 0; !ret && i < ARRAY_SIZE(pgpk_hashes); i++) {
+		tfm = crypto_alloc_shash(hash_algo_name[pgpk_hashes[i]], 0, 0);
+		pgpk_tfm[pgpk_hashes[i]] = IS_ERR(tfm) ? NULL : tfm;
+	}
+	return ret;
 }
 
 void pgpk_sig_exit(void)
 {
+	int i;
+
 	unregister_key_type(&pgpk_key_type_test);
+	for (i = 0; i < ARRAY_SIZE(pgpk_hashes); i++)
+		if (pgpk_tfm[pgpk_hashes[i]])
+			crypto_free_shash(pgpk_tfm[pgpk_hashes[i]]);
 }

@@ -13,6 +13,10 @@
 
 #include "kernel/pgpk_canon.h"
 
+/* Whether a blob starts with the canonical magic (the decoder's first test). */
+#define pgpk_canon_is_canonical(blob, len) \
+	(pgpk_canon_form(blob, len) == PGPK_FORM_CANONICAL)
+
 enum pgpk_material_field {
 	PGPK_MAT_VERSION = 1,
 	PGPK_MAT_CREATED = 2,
@@ -45,7 +49,7 @@ enum pgpk_key_field {
 	PGPK_KEY_USER_ID_OFFSET = 5,
 	PGPK_KEY_EXPIRES = 6,
 	/* PGPK_KEY_KEY_FLAGS = 7, PGPK_KEY_PRIMARY = 8: kernel */
-	PGPK_KEY_PRIMARY_OFFSET = 9,
+	/* 9 was primary_offset: refused */
 	PGPK_KEY_CERTIFICATION = 10,
 	/* 11 was third_party: refused */
 	PGPK_KEY_BOUND = 12,
