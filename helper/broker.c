@@ -942,7 +942,10 @@ int pgpk_broker_frames(const struct pgpk_broker *broker,
 	error = pgpk_broker_exchange(broker, req, data, len, run.now,
 				     &run.own_sb, &run.x, res) ?:
 		pgpk_exchange_ended(&run.x, res->reason, sizeof(res->reason));
-	/* Every frame well formed before any is used. */
+	/* At least one frame, every one well formed before any is used. */
+	if (!error && !run.x.answer_len)
+		error = pgpk_frame_next(&run.x, &pos, &status, &payload, &plen,
+					res->reason, sizeof(res->reason));
 	while (!error && pos < run.x.answer_len)
 		error = pgpk_frame_next(&run.x, &pos, &status, &payload, &plen,
 					res->reason, sizeof(res->reason));
