@@ -63,6 +63,11 @@
 
 /* add_key("asymmetric") payloads the X.509 parser lets through. */
 #define PGPK_IMPORT_MAX_PAYLOAD 65535
+/*
+ * The largest certificate a parser is given: more than any an upcall
+ * takes (--max-input, 1 MiB), as a flooded one goes canonical here.
+ */
+#define PGPK_IMPORT_MAX_CERT (16u * 1024 * 1024)
 
 struct pgpk_import {
 	key_serial_t keyring;
@@ -88,7 +93,10 @@ static const struct {
 	{ "@g", KEY_SPEC_GROUP_KEYRING },
 };
 
-/* keyctl's keyring names; -1 with a message if there is no such one. */
+/*
+ * keyctl's keyring names; 0 with a message if there is no such one (the
+ * special ones are negative: @t is KEY_SPEC_THREAD_KEYRING, -1).
+ */
 static key_serial_t pgpk_import_keyring(const char *spec)
 {
 	const char *name = NULL;
@@ -111,7 +119,7 @@ static key_serial_t pgpk_import_keyring(const char *spec)
 		if (id < 0)
 			fprintf(stderr, "pgpk-helper import: keyring %s: %s\n",
 				spec, strerror(errno));
-		return id < 0 ? -1 : id;
+		return id < 0 ? 0 : id;
 	}
 	errno = 0;
 	n = strtoul(spec, &end, 10);
@@ -119,7 +127,7 @@ static key_serial_t pgpk_import_keyring(const char *spec)
 		fprintf(stderr,
 			"pgpk-helper import: keyring '%s': want @s, @u, @us, @p, @t, @g, %%keyring:NAME or a serial\n",
 			spec);
-		return -1;
+		return 0;
 	}
 	return (key_serial_t)n;
 }
@@ -288,7 +296,7 @@ int pgpk_cmd_import(int argc, char **argv)
 			continue;
 		if (!strcmp(argv[a], "--keyring") && a + 1 < argc) {
 			im->keyring = pgpk_import_keyring(argv[++a]);
-			if (im->keyring == -1)
+			if (!im->keyring)
 				goto out_free;
 		} else if (argv[a][0] == '-' && argv[a][1]) {
 			goto usage;
@@ -315,8 +323,7 @@ int pgpk_cmd_import(int argc, char **argv)
 		.anchors = anchors.files,
 		.nanchors = anchors.n,
 	};
-	/* A certificate's packets, whole: the input bound is the file's. */
-	im->policy.max_input = PGPK_CLI_MAX_INPUT;
+	im->policy.max_input = PGPK_IMPORT_MAX_CERT;
 	for (a = 0; a < nfiles; a++)
 		if (pgpk_import_file(im, files[a]))
 			errors++;
