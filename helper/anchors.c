@@ -101,13 +101,12 @@ int pgpk_anchors_read(const char *dir, struct pgpk_anchor_set *set, char *why,
 	qsort(names, nnames, sizeof(names[0]), pgpk_name_cmp);
 	set->files = calloc(nnames ? nnames : 1, sizeof(*set->files));
 	for (i = 0; i < nnames; i++) {
-		ret = set->files ?
-			      pgpk_anchor_file(dirfd(dp), names[i],
-					       PGPK_ANCHORS_MAX_FILE,
-					       &set->files[set->n]) :
-			      -ENOMEM;
-		if (!ret && total + set->files[set->n].len >
-				    PGPK_ANCHORS_MAX_TOTAL) {
+		ret = set->files ? pgpk_anchor_file(dirfd(dp), names[i],
+						    PGPK_ANCHORS_MAX_FILE,
+						    &set->files[set->n]) :
+				   -ENOMEM;
+		if (!ret &&
+		    total + set->files[set->n].len > PGPK_ANCHORS_MAX_TOTAL) {
 			free((void *)(uintptr_t)set->files[set->n].data);
 			ret = -EFBIG;
 		}

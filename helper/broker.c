@@ -101,15 +101,17 @@ int pgpk_request_parse(const char *desc, struct pgpk_request *req, char *why,
 	/* kernel/pgpk_key.c pgpk_upcall(): "key:%*phN" of 16 random octets */
 	for (i = 0; i < 32; i++) {
 		if (pgpk_hexval(desc[4 + i]) < 0) {
-			snprintf(why, why_len,
-				 "description: not 32 lowercase hex digits at character %zu",
-				 4 + i);
+			snprintf(
+				why, why_len,
+				"description: not 32 lowercase hex digits at character %zu",
+				4 + i);
 			return -EBADMSG;
 		}
 	}
 	if (desc[36]) {
-		snprintf(why, why_len,
-			 "description: junk after the 32 hex digits at character 36");
+		snprintf(
+			why, why_len,
+			"description: junk after the 32 hex digits at character 36");
 		return -EBADMSG;
 	}
 	return 0;
@@ -474,9 +476,10 @@ static int pgpk_frame_next(const struct pgpk_exchange *x, size_t *pos,
 	}
 	if (*status &&
 	    (!pgpk_parser_errno_ok(*status) || *plen > PGPK_ANSWER_MAX_MSG)) {
-		snprintf(why, why_len,
-			 "parser answer has bad status %u or a message of %u octets",
-			 *status, *plen);
+		snprintf(
+			why, why_len,
+			"parser answer has bad status %u or a message of %u octets",
+			*status, *plen);
 		return ECHILD;
 	}
 	*payload = p + PGPK_ANSWER_HDR;
@@ -500,7 +503,8 @@ static int pgpk_exchange_verdict(const struct pgpk_exchange *x,
 	int ret;
 
 	ret = pgpk_exchange_ended(x, why, why_len) ?:
-	      pgpk_frame_next(x, &pos, &status, &payload, &plen, why, why_len);
+		      pgpk_frame_next(x, &pos, &status, &payload, &plen, why,
+				      why_len);
 	if (ret)
 		return ret;
 	if (pos != x->answer_len) {
@@ -569,41 +573,42 @@ int pgpk_key_bound(const struct pgpk_key *k, const uint8_t *data, size_t len,
 	const struct pgpk_sig *cert = &k->certification;
 	int ret;
 
-	ret = pgpk_material_bound(&k->material,
-				  PGPK_HAS(k, PGPK_KEY_PACKET_OFFSET),
-				  k->packet_offset,
-				  k->subkey ? PGPK_TAG_PUBLIC_SUBKEY :
-					      PGPK_TAG_PUBLIC_KEY,
-				  data, len);
+	ret = pgpk_material_bound(
+		&k->material, PGPK_HAS(k, PGPK_KEY_PACKET_OFFSET),
+		k->packet_offset,
+		k->subkey ? PGPK_TAG_PUBLIC_SUBKEY : PGPK_TAG_PUBLIC_KEY, data,
+		len);
 	if (ret)
 		return pgpk_unbound(ret, why, why_len,
 				    "%s packet not at the offset named (%u)",
 				    k->subkey ? "subkey" : "key",
 				    k->packet_offset);
 	if (k->subkey) {
-		ret = pgpk_material_bound(&k->primary,
-					  PGPK_HAS(k, PGPK_KEY_PRIMARY_OFFSET),
-					  k->primary_offset,
-					  PGPK_TAG_PUBLIC_KEY, data, len);
+		ret = pgpk_material_bound(
+			&k->primary, PGPK_HAS(k, PGPK_KEY_PRIMARY_OFFSET),
+			k->primary_offset, PGPK_TAG_PUBLIC_KEY, data, len);
 		if (ret)
-			return pgpk_unbound(ret, why, why_len,
-					    "primary key packet not at the offset named (%u)",
-					    k->primary_offset);
+			return pgpk_unbound(
+				ret, why, why_len,
+				"primary key packet not at the offset named (%u)",
+				k->primary_offset);
 	}
 	if (PGPK_HAS(k, PGPK_KEY_USER_ID) &&
 	    (!PGPK_HAS(k, PGPK_KEY_USER_ID_OFFSET) ||
 	     !pgpk_packet_at(data, len, k->user_id_offset, PGPK_TAG_USER_ID,
 			     k->user_id.data, k->user_id.len)))
-		return pgpk_unbound(-EKEYREJECTED, why, why_len,
-				    "user ID packet not at the offset named (%u)",
-				    k->user_id_offset);
+		return pgpk_unbound(
+			-EKEYREJECTED, why, why_len,
+			"user ID packet not at the offset named (%u)",
+			k->user_id_offset);
 	if (PGPK_HAS(k, PGPK_KEY_CERTIFICATION) &&
 	    (!PGPK_HAS(cert, PGPK_SIG_RSA_S_OFFSET) ||
 	     !pgpk_bytes_at(data, len, cert->rsa_s_offset, cert->rsa_s.data,
 			    cert->rsa_s.len)))
-		return pgpk_unbound(-EKEYREJECTED, why, why_len,
-				    "certification value not at the offset named (%u)",
-				    cert->rsa_s_offset);
+		return pgpk_unbound(
+			-EKEYREJECTED, why, why_len,
+			"certification value not at the offset named (%u)",
+			cert->rsa_s_offset);
 	return 0;
 }
 
@@ -640,15 +645,17 @@ static int pgpk_check_answer(const struct pgpk_canon *canon,
 
 	if (req->want == PGPK_WANT_SIG) {
 		if (!PGPK_HAS(canon, PGPK_CANON_SIGNATURE)) {
-			snprintf(why, why_len,
-				 "parser answered a key, a signature was asked");
+			snprintf(
+				why, why_len,
+				"parser answered a key, a signature was asked");
 			return EKEYREJECTED;
 		}
 		if (pgpk_is_binary(data, len) &&
 		    !PGPK_HAS(canon, PGPK_CANON_CONTENT) &&
 		    !pgpk_sigs_bound(canon, data, len)) {
-			snprintf(why, why_len,
-				 "parser answered a signature that is not in the submitted bytes");
+			snprintf(
+				why, why_len,
+				"parser answered a signature that is not in the submitted bytes");
 			return EKEYREJECTED;
 		}
 		return 0;
@@ -665,9 +672,10 @@ static int pgpk_check_answer(const struct pgpk_canon *canon,
 	}
 	ret = pgpk_key_bound(key, data, len, bound, sizeof(bound));
 	if (ret) {
-		snprintf(why, why_len,
-			 "parser answered a key that is not in the submitted bytes: %s",
-			 bound);
+		snprintf(
+			why, why_len,
+			"parser answered a key that is not in the submitted bytes: %s",
+			bound);
 		return -ret;
 	}
 	return 0;
@@ -684,7 +692,8 @@ static const char *pgpk_certifier_name(const struct pgpk_key *k, char *buf,
 	if (!PGPK_HAS(k, PGPK_KEY_CERTIFICATION))
 		return "no certification";
 	if (c->type == 0x18 || c->type == 0x1f)
-		return c->type == 0x18 ? "its binding" : "its direct-key signature";
+		return c->type == 0x18 ? "its binding" :
+					 "its direct-key signature";
 	fpr_len = pgpk_canon_key_ids(&k->material, fpr, keyid);
 	if (PGPK_HAS(c, PGPK_SIG_ISSUER_FINGERPRINT) ?
 		    c->issuer_fingerprint.len == fpr_len &&
@@ -758,8 +767,9 @@ static int pgpk_broker_exchange(const struct pgpk_broker *broker,
 	}
 	/* Offsets in an answer name octets of the input as submitted. */
 	if (req->want == PGPK_WANT_KEY && !pgpk_is_binary(data, len)) {
-		snprintf(why, why_len,
-			 "not binary OpenPGP (ASCII armor? the kernel takes none: gpg --dearmor, pgpk-helper import)");
+		snprintf(
+			why, why_len,
+			"not binary OpenPGP (ASCII armor? the kernel takes none: gpg --dearmor, pgpk-helper import)");
 		return EBADMSG;
 	}
 	if (!sb) {
@@ -805,7 +815,7 @@ static int pgpk_broker_judge(const struct pgpk_broker *broker,
 	int ret;
 
 	ret = pgpk_broker_exchange(broker, req, data, len, now, own, x, res) ?:
-	      pgpk_exchange_verdict(x, blob, blob_len, why, why_len);
+		      pgpk_exchange_verdict(x, blob, blob_len, why, why_len);
 	if (ret)
 		return ret;
 	res->answer_len = *blob_len;
@@ -821,14 +831,15 @@ static int pgpk_broker_judge(const struct pgpk_broker *broker,
 			 cerr.why, cerr.offset);
 		ret = EBADMSG;
 	} else if (*blob_len > policy->max_answer) {
-		snprintf(why, why_len,
-			 "answer of %zu octets exceeds the %zu the kernel takes (user_preparse())",
-			 *blob_len, policy->max_answer);
+		snprintf(
+			why, why_len,
+			"answer of %zu octets exceeds the %zu the kernel takes (user_preparse())",
+			*blob_len, policy->max_answer);
 		ret = EMSGSIZE;
 	} else {
 		ret = pgpk_check_answer(canon, req, data, len, why, why_len) ?:
-		      -pgpk_policy_check(policy, canon, req->want, now, why,
-					 why_len);
+			      -pgpk_policy_check(policy, canon, req->want, now,
+						 why, why_len);
 	}
 	if (!ret)
 		pgpk_describe_ok(canon, req->want, *blob_len, why, why_len);
@@ -876,8 +887,7 @@ struct pgpk_run {
 };
 
 static void pgpk_run_begin(const struct pgpk_broker *broker,
-			   struct pgpk_run *run,
-			   struct pgpk_broker_result *res)
+			   struct pgpk_run *run, struct pgpk_broker_result *res)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
@@ -939,9 +949,9 @@ int pgpk_broker_frames(const struct pgpk_broker *broker,
 	int error;
 
 	pgpk_run_begin(broker, &run, res);
-	error = pgpk_broker_exchange(broker, req, data, len, run.now,
-				     &run.own_sb, &run.x, res) ?:
-		pgpk_exchange_ended(&run.x, res->reason, sizeof(res->reason));
+	error = pgpk_broker_exchange(broker, req, data, len, run.now, &run.own_sb, &run.x, res) ?:
+			pgpk_exchange_ended(&run.x, res->reason,
+					    sizeof(res->reason));
 	/* At least one frame, every one well formed before any is used. */
 	if (!error && !run.x.answer_len)
 		error = pgpk_frame_next(&run.x, &pos, &status, &payload, &plen,

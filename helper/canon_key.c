@@ -8,8 +8,7 @@
 
 #include "helper/pgpk_canon_key.h"
 
-size_t pgpk_canon_key_ids(const struct pgpk_key_material *m, u8 *fpr,
-			  u8 *keyid)
+size_t pgpk_canon_key_ids(const struct pgpk_key_material *m, u8 *fpr, u8 *keyid)
 {
 	size_t len = pgpk_rebuild_key(m, NULL), plen;
 	u8 prefix[PGPK_PREFIX_MAX], *body = malloc(len);
@@ -19,10 +18,9 @@ size_t pgpk_canon_key_ids(const struct pgpk_key_material *m, u8 *fpr,
 	if (body && ctx) {
 		pgpk_rebuild_key(m, body);
 		plen = pgpk_rebuild_key_prefix(m, prefix);
-		if (!EVP_DigestInit_ex(ctx,
-				       m->version == 6 ? EVP_sha256() :
-							 EVP_sha1(),
-				       NULL) ||
+		if (!EVP_DigestInit_ex(
+			    ctx, m->version == 6 ? EVP_sha256() : EVP_sha1(),
+			    NULL) ||
 		    !EVP_DigestUpdate(ctx, prefix, plen) ||
 		    !EVP_DigestUpdate(ctx, body, len) ||
 		    !EVP_DigestFinal_ex(ctx, fpr, &n))
@@ -52,8 +50,8 @@ void pgpk_canon_key_description(const struct pgpk_key *k, const u8 *keyid,
 	if (!len) {
 		n = snprintf(buf, size, "PGP %s ",
 			     k->subkey ? "subkey" : "key");
-		for (i = 0; i < PGPK_CANON_KEYID_LEN && n > 0 &&
-			    (size_t)n + 3 <= size;
+		for (i = 0;
+		     i < PGPK_CANON_KEYID_LEN && n > 0 && (size_t)n + 3 <= size;
 		     i++)
 			n += snprintf(buf + n, size - (size_t)n, "%02x",
 				      keyid[i]);

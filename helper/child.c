@@ -77,12 +77,9 @@ static int pgpk_child_import_key(const struct pgpk_child_ctx *ctx,
 				 const struct pgpk_cert *cert,
 				 const struct pgpk_pubkey *key, int out_fd)
 {
-	unsigned int use = (ctx->policy->allow_revoked ?
-				    PGPK_USE_ALLOW_REVOKED :
-				    0) |
-			   (ctx->policy->allow_expired ?
-				    PGPK_USE_ALLOW_EXPIRED :
-				    0);
+	unsigned int use =
+		(ctx->policy->allow_revoked ? PGPK_USE_ALLOW_REVOKED : 0) |
+		(ctx->policy->allow_expired ? PGPK_USE_ALLOW_EXPIRED : 0);
 	struct pgpk_anchors anchors = { ctx->anchors, ctx->nanchors, ctx->now,
 					use };
 	struct pgpk_error err = { 0 };
@@ -95,15 +92,14 @@ static int pgpk_child_import_key(const struct pgpk_child_ctx *ctx,
 		snprintf(what + 2 * i, 3, "%02X", key->keyid[i]);
 	snprintf(what + 2 * PGPK_KEYID_LEN, sizeof(what) - 2 * PGPK_KEYID_LEN,
 		 " %s %s: ", key->subkey ? "subkey" : "key", key->algo_name);
-	/* The one validity rule (valid.c); subkeys must sign. */
-	if (key->algo != PGPK_PK_RSA && key->algo != PGPK_PK_RSA_S) {
+	/* The one validity rule (valid.c), first, so that every command
+	 * names the same reason; subkeys must sign. */
+	ret = pgpk_key_usable(cert, key,
+			      use | (key->subkey ? PGPK_USE_SIGN : 0), &err);
+	if (!ret && key->algo != PGPK_PK_RSA && key->algo != PGPK_PK_RSA_S) {
 		snprintf(err.msg, sizeof(err.msg), "not RSA");
 		err.offset = key->offset;
 		ret = -ENOKEY;
-	} else {
-		ret = pgpk_key_usable(cert, key,
-				      use | (key->subkey ? PGPK_USE_SIGN : 0),
-				      &err);
 	}
 	if (ret) {
 		strncat(what, "skipped: ", sizeof(what) - strlen(what) - 1);
@@ -121,7 +117,8 @@ static int pgpk_child_import_key(const struct pgpk_child_ctx *ctx,
 int pgpk_child_import(const struct pgpk_child_ctx *ctx, const uint8_t *in,
 		      size_t len, int out_fd)
 {
-	struct pgpk_parse_opts popts = { .now = ctx->now, .borrow_input = true };
+	struct pgpk_parse_opts popts = { .now = ctx->now,
+					 .borrow_input = true };
 	struct pgpk_error err = { 0 };
 	const struct pgpk_cert *cert;
 	struct pgpk_keyring *ring;

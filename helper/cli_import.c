@@ -248,8 +248,8 @@ static int pgpk_import_file(struct pgpk_import *im, const char *path)
 		ret = pgpk_cert_starts(in.packets, in.packets_len, &starts, &n,
 				       &err);
 	if (!ret && !n)
-		ret = -ENOKEY, snprintf(err.msg, sizeof(err.msg),
-					"no public key packet");
+		ret = -ENOKEY,
+		snprintf(err.msg, sizeof(err.msg), "no public key packet");
 	if (ret) {
 		fprintf(stderr, "pgpk-helper import: %s: %s (offset %zu)\n",
 			path, err.msg, err.offset);

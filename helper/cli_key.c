@@ -104,7 +104,8 @@ static int pgpk_cli_convert(struct pgpk_cli_conv *cv, int want)
 	if (want < 0)
 		want = pgpk_cli_is_key(in, len) ? PGPK_WANT_KEY : PGPK_WANT_SIG;
 	if (want == PGPK_WANT_KEY && cv->data) {
-		fprintf(stderr, "pgpk-helper: %s: %s: --data is for signatures\n",
+		fprintf(stderr,
+			"pgpk-helper: %s: %s: --data is for signatures\n",
 			cv->cmd, cv->path);
 		goto out_free;
 	}

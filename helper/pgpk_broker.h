@@ -201,7 +201,6 @@ int pgpk_key_bound(const struct pgpk_key *k, const uint8_t *data, size_t len,
 const char *pgpk_errno_name(int error);
 
 /* Printable ASCII only, bounded: parser text goes to logs. */
-void pgpk_copy_text(char *dst, size_t dst_len, const uint8_t *src,
-		    size_t len);
+void pgpk_copy_text(char *dst, size_t dst_len, const uint8_t *src, size_t len);
 
 #endif /* PGPK_BROKER_H */

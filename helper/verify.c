@@ -567,8 +567,8 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 	/* The kernel's pgpk_sig_digest(): the hashed area's framing holds
 	 * exactly one creation time, the signature's; RFC 9580 9.5: a v6
 	 * salt is as long as its hash says. */
-	if (!pgpk_hashed_walk(sig->hashed_area.data, sig->hashed_area.len,
-			      NULL, 0, &hashed) ||
+	if (!pgpk_hashed_walk(sig->hashed_area.data, sig->hashed_area.len, NULL,
+			      0, &hashed) ||
 	    hashed.created != sig->created) {
 		snprintf(why, sizeof(why),
 			 "malformed: signature creation time %" PRIu32
@@ -723,7 +723,8 @@ static void pgpk_verify_canonical(const struct pgpk_verify_ctx *vc,
 		snprintf(
 			why, sizeof(why),
 			"malformed: canonical signature refused by the strict decoder: %s at offset %" PRIu32,
-			cerr->why ? cerr->why : "not a signature", cerr->offset);
+			cerr->why ? cerr->why : "not a signature",
+			cerr->offset);
 		pgpk_verify_report(0, "(unknown)", why);
 		count[PGPK_VERDICT_SKIPPED]++;
 		return;

@@ -1031,9 +1031,8 @@ int pgpk_certifier(const struct pgpk_keyring *ring,
 	for (i = 0; !ret && revoked && i < n && !*out; i++) {
 		for (k = 0; k < nrevoked && revoked[k] != signers[i]; k++)
 			;
-		if (k < nrevoked ||
-		    !pgpk_check(&v, signers[i], cands[i], &cert->primary, NULL,
-				uid))
+		if (k < nrevoked || !pgpk_check(&v, signers[i], cands[i],
+						&cert->primary, NULL, uid))
 			continue;
 		*out = cands[i];
 		for (j = 0; j < uid->nsigs && *out; j++) {

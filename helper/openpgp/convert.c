@@ -77,9 +77,8 @@ static int pgpk_material(const struct pgpk_pubkey *key, Pgpk__KeyMaterial *m,
  * octets the answer describes), the offset of the RSA value's octets in
  * them (Signature.rsa_s_offset: the kernel compares them there).
  */
-static int pgpk_sig_msg(const struct pgpk_signature *sig,
-			const uint8_t *base, Pgpk__Signature *s,
-			struct pgpk_error *err)
+static int pgpk_sig_msg(const struct pgpk_signature *sig, const uint8_t *base,
+			Pgpk__Signature *s, struct pgpk_error *err)
 {
 	if (!pgpk_pk_algo_is_rsa(sig->pk_algo))
 		return pgpk_fail(
@@ -219,9 +218,9 @@ static bool pgpk_is_candidate(const struct pgpk_pubkey *key,
 {
 	struct pgpk_hashed h;
 
-	if (s->type < PGPK_SIG_CERT_GENERIC || s->type > PGPK_SIG_CERT_POSITIVE ||
-	    s->unknown_critical || !pgpk_cert_hashable(s, &h) ||
-	    !pgpk_kernel_cert_hash(s->hash_algo))
+	if (s->type < PGPK_SIG_CERT_GENERIC ||
+	    s->type > PGPK_SIG_CERT_POSITIVE || s->unknown_critical ||
+	    !pgpk_cert_hashable(s, &h) || !pgpk_kernel_cert_hash(s->hash_algo))
 		return false;
 	if (!s->has_issuer_keyid && !s->issuer_fpr_len)
 		return false;
@@ -283,7 +282,8 @@ pgpk_anchor_for(struct pgpk_keyring *const *rings, size_t nrings,
 	for (r = 0; r < nrings; r++) {
 		for (c = 0; rings[r] && c < rings[r]->ncerts; c++) {
 			a = &rings[r]->certs[c].primary;
-			if (!pgpk_names(s, a) || !pgpk_pk_algo_is_rsa(a->algo) ||
+			if (!pgpk_names(s, a) ||
+			    !pgpk_pk_algo_is_rsa(a->algo) ||
 			    a->algo == PGPK_PK_RSA_E ||
 			    pgpk_key_usable(&rings[r]->certs[c], a,
 					    anchors->use, NULL) ||
@@ -365,7 +365,8 @@ out_free:
 	free(pairs);
 	free(signers);
 	free(cands.sigs);
-	return ret ? pgpk_fail(err, ret, 0, "out of memory choosing a certification") :
+	return ret ? pgpk_fail(err, ret, 0,
+			       "out of memory choosing a certification") :
 		     0;
 }
 
@@ -450,8 +451,8 @@ int pgpk_key_canonical(const struct pgpk_keyring *ring,
 			}
 			cert_sig = uid->selfsig;
 			if (anchors) {
-				ret = pgpk_anchor_cert(ring, cert, uid,
-						       anchors, &third, err);
+				ret = pgpk_anchor_cert(ring, cert, uid, anchors,
+						       &third, err);
 				if (ret)
 					return ret;
 			}
@@ -600,13 +601,12 @@ static int pgpk_sig_usable(const struct pgpk_sigset *set, size_t idx,
 	ret = canon ? pgpk_canon_decode(blob, len, canon, NULL) : -ENOMEM;
 	if (ret) {
 		pgpk_fail(err, ret, set->sigs[idx].offset,
-			  "signature at offset %zu: %s",
-			  set->sigs[idx].offset,
+			  "signature at offset %zu: %s", set->sigs[idx].offset,
 			  canon ? "not canonical" : "out of memory");
 		goto out_free;
 	}
-	ret = opts->sig_filter(opts->sig_filter_arg, &canon->sigs[0],
-			       err->msg, sizeof(err->msg));
+	ret = opts->sig_filter(opts->sig_filter_arg, &canon->sigs[0], err->msg,
+			       sizeof(err->msg));
 	if (ret) {
 		err->code = ret;
 		err->offset = set->sigs[idx].offset;

@@ -575,13 +575,13 @@ static void pgpk_binding_cases(struct pgpk_env *env)
 	uint8_t *blob;
 	size_t blob_len;
 
-#define BLOB_CASE(name, input, input_len, want)                              \
-	do {                                                                 \
+#define BLOB_CASE(name, input, input_len, want)                                \
+	do {                                                                   \
 		blob = pgpk_test_key_blob_opts(env->n, 256, 3, &o, &blob_len); \
-		f = (struct pgpk_fake){ blob, blob_len, NULL, 0 };           \
-		pgpk_case(name, env, child_answer, &f, PGPK_WANT_KEY, input, \
-			  input_len, want);                                  \
-		free(blob);                                                  \
+		f = (struct pgpk_fake){ blob, blob_len, NULL, 0 };             \
+		pgpk_case(name, env, child_answer, &f, PGPK_WANT_KEY, input,   \
+			  input_len, want);                                    \
+		free(blob);                                                    \
 	} while (0)
 
 	/* the certification's value, where the input has it */
@@ -729,8 +729,7 @@ static void pgpk_frames_cases(struct pgpk_env *env)
 	pgpk_frames_case("silent", env, child_silent, NULL, ECHILD, 0);
 	pgpk_frames_case("crash", env, child_crash, NULL, ECHILD, 0);
 	pgpk_frames_case("hang", env, child_hang, NULL, ETIMEDOUT, 0);
-	pgpk_frames_case("bad-status", env, child_verdict_eio, NULL, ECHILD,
-			 0);
+	pgpk_frames_case("bad-status", env, child_verdict_eio, NULL, ECHILD, 0);
 }
 
 int main(void)

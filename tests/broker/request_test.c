@@ -160,8 +160,8 @@ static void pgpk_test_values(void)
 	int i = 0, n = sizeof(argv) / sizeof(argv[0]);
 
 	pgpk_policy_default(&p);
-	if (p.min_rsa_bits != 2048 || p.timeout_ms != 2000 ||
-	    p.allow_expired || p.max_answer != 32767 ||
+	if (p.min_rsa_bits != 2048 || p.timeout_ms != 2000 || p.allow_expired ||
+	    p.max_answer != 32767 ||
 	    p.hash_mask != (1U << 8 | 1U << 9 | 1U << 10)) {
 		pgpk_failures++;
 		printf("FAIL defaults\n");
@@ -207,22 +207,22 @@ static void pgpk_test_anchors_option(void)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(pgpk_anchors_cases) /
-				sizeof(pgpk_anchors_cases[0]);
+	for (i = 0;
+	     i < sizeof(pgpk_anchors_cases) / sizeof(pgpk_anchors_cases[0]);
 	     i++) {
 		const char *dir = NULL;
 		char *argv[3];
 		int argc = 0, k = 0, ret, ok;
 
 		while (argc < 3 && pgpk_anchors_cases[i].args[argc]) {
-			argv[argc] = (char *)(uintptr_t)
-					     pgpk_anchors_cases[i].args[argc];
+			argv[argc] = (char *)(uintptr_t)pgpk_anchors_cases[i]
+					     .args[argc];
 			argc++;
 		}
 		ret = pgpk_anchors_option(argc, argv, &k, &dir);
 		ok = ret == pgpk_anchors_cases[i].ret &&
 		     (ret != 1 || (k == argc && dir &&
-				    !strcmp(dir, pgpk_anchors_cases[i].dir)));
+				   !strcmp(dir, pgpk_anchors_cases[i].dir)));
 		pgpk_failures += !ok;
 		printf("%s anchors %-22s -> %d (consumed %d)\n",
 		       ok ? "ok  " : "FAIL", pgpk_anchors_cases[i].args[0], ret,
@@ -253,13 +253,17 @@ static void pgpk_test_anchors_read(void)
 	char *big;
 	int ret, ok;
 
-	snprintf(dir, sizeof(dir), "%s/pgpk-anchors-XXXXXX", tmp ? tmp : "/tmp");
+	snprintf(dir, sizeof(dir), "%s/pgpk-anchors-XXXXXX",
+		 tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
 		printf("FAIL mkdtemp\n");
 		pgpk_failures++;
 		return;
 	}
-	pgpk_write(dir, "b.pgp", "\x99" "bbb", 4);
+	pgpk_write(dir, "b.pgp",
+		   "\x99"
+		   "bbb",
+		   4);
 	pgpk_write(dir, "a.asc", "-----BEGIN PGP", 14);
 	pgpk_write(dir, "c.gpg", "", 0);
 	pgpk_write(dir, "d.txt", "not an anchor", 13);
@@ -273,10 +277,10 @@ static void pgpk_test_anchors_read(void)
 	pgpk_write(dir, "h.gpg", big, PGPK_ANCHORS_MAX_FILE + 1);
 	free(big);
 	ret = pgpk_anchors_read(dir, &set, why, sizeof(why));
-	ok = !ret && set.n == 3 && set.skipped == 2 &&
-	     set.files[0].len == 14 && !memcmp(set.files[0].data, "-----", 5) &&
-	     set.files[1].len == 4 && set.files[1].data[0] == 0x99 &&
-	     set.files[2].len == 0 && strstr(why, "g.pgp");
+	ok = !ret && set.n == 3 && set.skipped == 2 && set.files[0].len == 14 &&
+	     !memcmp(set.files[0].data, "-----", 5) && set.files[1].len == 4 &&
+	     set.files[1].data[0] == 0x99 && set.files[2].len == 0 &&
+	     strstr(why, "g.pgp");
 	pgpk_failures += !ok;
 	printf("%s anchors read: %d, %zu files, %zu skipped: %s\n",
 	       ok ? "ok  " : "FAIL", ret, set.n, set.skipped, why);

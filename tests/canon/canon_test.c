@@ -140,8 +140,8 @@ static void pgpk_rand_sig(uint64_t *s, Pgpk__Signature *g, struct pgpk_pools *p,
 	g->expires = pgpk_rand_u64(s);
 	g->has_hashed_area = 1;
 	g->hashed_area = pgpk_rand_bytes(
-		s, p->hashed[i], 0, pgpk_rand(s) & 1 ? 64 : PGPK_MAX_HASHED_AREA,
-		0);
+		s, p->hashed[i], 0,
+		pgpk_rand(s) & 1 ? 64 : PGPK_MAX_HASHED_AREA, 0);
 	/* Any 16..32 octets: the kernel checks the length against the hash
 	 * where it hashes (pgpk_rebuild_salt_len()), not here. */
 	g->has_salt = g->version == 6;
@@ -197,7 +197,8 @@ static int pgpk_same_sig(const struct pgpk_sig *d, const Pgpk__Signature *g)
 	       pgpk_same_bytes(&d->issuer_key_id, &g->issuer_key_id) &&
 	       PGPK_HAS(d, PGPK_SIG_ISSUER_FINGERPRINT) ==
 		       g->has_issuer_fingerprint &&
-	       pgpk_same_bytes(&d->issuer_fingerprint, &g->issuer_fingerprint) &&
+	       pgpk_same_bytes(&d->issuer_fingerprint,
+			       &g->issuer_fingerprint) &&
 	       PGPK_HAS(d, PGPK_SIG_RSA_S_OFFSET) == g->has_rsa_s_offset &&
 	       d->rsa_s_offset == (g->has_rsa_s_offset ? g->rsa_s_offset : 0);
 }
@@ -488,8 +489,8 @@ static void pgpk_expect(const char *name, const uint8_t *blob, size_t len,
 		pgpk_check(ret == 0, "%s: refused: %s at offset %u", name,
 			   err.why, err.offset);
 	else
-		pgpk_check(ret == -EBADMSG && err.why && !strcmp(err.why, want) &&
-				   err.offset <= len,
+		pgpk_check(ret == -EBADMSG && err.why &&
+				   !strcmp(err.why, want) && err.offset <= len,
 			   "%s: want '%s', got %d '%s' at %u", name, want, ret,
 			   ret ? err.why : "accepted", err.offset);
 }
@@ -508,9 +509,10 @@ static void pgpk_expect_kernel_bug(const char *name, const struct pgpk_w *w,
 	struct pgpk_canon_error err;
 	int ret = pgpk_canon_decode(w->buf, w->len, &d, &err);
 
-	pgpk_check(ret == 0,
-		   "%s: now refused ('%s'): the kernel bug is fixed, make it EXPECT(..., %s)",
-		   name, ret ? err.why : "", want);
+	pgpk_check(
+		ret == 0,
+		"%s: now refused ('%s'): the kernel bug is fixed, make it EXPECT(..., %s)",
+		name, ret ? err.why : "", want);
 	if (!ret)
 		printf("XFAIL %s: accepted, should be '%s': KERNEL BUG: %s\n",
 		       name, want, bug);
@@ -931,8 +933,7 @@ static void pgpk_test_sig_variants(void)
 	});
 	SIG_CASE("salt of 33 octets", W_LEN, 6, {
 		pgpk_w_sig_head(&sig, 6);
-		pgpk_w_bytes(&sig, 8, "123456789012345678901234567890123",
-			     33);
+		pgpk_w_bytes(&sig, 8, "123456789012345678901234567890123", 33);
 	});
 	/*
 	 * The salt's agreement with the hash moved out of the decoder: the
@@ -945,11 +946,11 @@ static void pgpk_test_sig_variants(void)
 		pgpk_w_uint(&sig, 9, 1);
 		pgpk_w_bytes(&sig, 10, "\x01", 1);
 	});
-	pgpk_check(!pgpk_canon_decode(blob.buf, blob.len, d, NULL) &&
-			   d->sigs[0].salt.len == 17 &&
-			   pgpk_rebuild_salt_len(d->sigs[0].hash_algorithm) ==
-				   16,
-		   "SHA-256 salt of 17 octets: pgpk_rebuild_salt_len() says 16");
+	pgpk_check(
+		!pgpk_canon_decode(blob.buf, blob.len, d, NULL) &&
+			d->sigs[0].salt.len == 17 &&
+			pgpk_rebuild_salt_len(d->sigs[0].hash_algorithm) == 16,
+		"SHA-256 salt of 17 octets: pgpk_rebuild_salt_len() says 16");
 	pgpk_check(pgpk_rebuild_salt_len(9) == 24 &&
 			   pgpk_rebuild_salt_len(10) == 32 &&
 			   pgpk_rebuild_salt_len(11) == 16 &&
@@ -959,8 +960,7 @@ static void pgpk_test_sig_variants(void)
 			   pgpk_rebuild_salt_len(13) == 0 &&
 			   pgpk_rebuild_salt_len(255) == 0,
 		   "RFC 9580 9.5 salt sizes");
-	SIG_CASE("value offset", W_OK, 4,
-		 pgpk_w_uint(&sig, 13, 0xffffffffULL));
+	SIG_CASE("value offset", W_OK, 4, pgpk_w_uint(&sig, 13, 0xffffffffULL));
 	SIG_CASE("value offset over 32 bits", W_RANGE, 4,
 		 pgpk_w_uint(&sig, 13, 0x100000000ULL));
 	SIG_CASE("issuer key ID after fingerprint", W_LEFT, 4, {

@@ -72,7 +72,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    (refs[i].len &&
 		     pgpk_packet_at(buf, len, refs[i].body, refs[i].tag,
 				    buf + refs[i].body, refs[i].len - 1)))
-			pgpk_fuzz_fail("found with another tag, offset or length");
+			pgpk_fuzz_fail(
+				"found with another tag, offset or length");
 	}
 	free(body);
 	free(buf);

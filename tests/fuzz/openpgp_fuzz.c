@@ -97,8 +97,8 @@ static bool pgpk_fuzz_packet(const uint8_t *data, size_t size, u32 offset,
 }
 
 /* The kernel's binding checks, on what a key's blob says of @data. */
-static void pgpk_fuzz_check_bound(const struct pgpk_key *k,
-				  const uint8_t *data, size_t size)
+static void pgpk_fuzz_check_bound(const struct pgpk_key *k, const uint8_t *data,
+				  size_t size)
 {
 	const struct pgpk_sig *c = &k->certification;
 
@@ -107,9 +107,8 @@ static void pgpk_fuzz_check_bound(const struct pgpk_key *k,
 					  PGPK_TAG_PUBLIC_KEY,
 			      &k->material))
 		pgpk_fuzz_fail("pgpk_key_canonical", "key packet not bound");
-	if (k->subkey &&
-	    !pgpk_fuzz_packet(data, size, k->primary_offset,
-			      PGPK_TAG_PUBLIC_KEY, &k->primary))
+	if (k->subkey && !pgpk_fuzz_packet(data, size, k->primary_offset,
+					   PGPK_TAG_PUBLIC_KEY, &k->primary))
 		pgpk_fuzz_fail("pgpk_key_canonical", "primary not bound");
 	if (PGPK_HAS(k, PGPK_KEY_USER_ID) &&
 	    !pgpk_packet_at(data, size, k->user_id_offset, PGPK_TAG_USER_ID,
@@ -314,8 +313,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pgpk_fuzz_keyring(data, size, false);
 	pgpk_fuzz_sigset(data, size);
 	pgpk_fuzz_convert(data, size, PGPK_WANT_KEY, NULL, false);
-	pgpk_fuzz_convert(data, size, PGPK_WANT_KEY, "0011223344556677",
-			  false);
+	pgpk_fuzz_convert(data, size, PGPK_WANT_KEY, "0011223344556677", false);
 	pgpk_fuzz_convert(data, size, PGPK_WANT_SIG, NULL, false);
 	pgpk_fuzz_convert(data, size, PGPK_WANT_SIG, NULL, true);
 	return 0;

