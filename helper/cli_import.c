@@ -37,8 +37,9 @@
  * back-signature valid, not revoked, not expired, its primary's expiry
  * included, signing flag).  Only RSA converts; other keys, and
  * encryption-only subkeys, are reported with the reason and skipped.  One
- * line per key on stdout: key ID, then the kernel's serial or the errno
- * and reason.
+ * line per key on stdout: key ID, kind, then the kernel's serial or its
+ * errno, how it went (OpenPGP or canonical, octets) and the description;
+ * or why it was skipped or refused here.
  *
  * KEYRING as keyctl names keyrings: @t @p @s @u @us @g, %keyring:NAME
  * (or %:NAME, found by find_key_by_type_and_desc), or a serial number;
@@ -179,9 +180,9 @@ static void pgpk_import_add(struct pgpk_import *im, const uint8_t *blob,
 	pgpk_canon_key_description(k, keyid, desc, sizeof(desc));
 	id = add_key("asymmetric", desc, payload, len, im->keyring);
 	if (id < 0) {
-		printf("%s %s RSA: %s (%s)\n", hex,
+		printf("%s %s RSA: %s (%s) (%s, %zu octets) \"%s\"\n", hex,
 		       k->subkey ? "subkey" : "key", strerror(errno),
-		       pgpk_errno_name(errno));
+		       pgpk_errno_name(errno), how, len, desc);
 		im->failed++;
 		return;
 	}
