@@ -135,18 +135,22 @@ static int pgpk_msg(struct pgpk_cursor *c, u32 *present, u32 n,
 	return ret;
 }
 
-/* The end of a message: nothing left over, @required there, no @why. */
+/* The end of a message: nothing left over, no @why, @required there. */
 static int pgpk_end(struct pgpk_cursor *c, u32 present, u32 required,
 		    const char *why)
 {
 	if (c->p != c->end)
 		return pgpk_fail(c, "unknown, repeated or misplaced field");
-	if ((present & required) != required)
-		return pgpk_fail(c, "required field missing");
-	return why ? pgpk_fail(c, why) : 0;
+	if (why)
+		return pgpk_fail(c, why);
+	return (present & required) == required ? 0 :
+	       pgpk_fail(c, "required field missing");
 }
 
-/* RFC 9580 5.5.2: only v4 and v6 RSA keys have a canonical form. */
+/*
+ * RFC 9580 5.5.2, 9.1: only v4 and v6 RSA keys have a canonical form; RSA
+ * Encrypt-Only (2) signs nothing.
+ */
 static int pgpk_read_material(struct pgpk_cursor *c, void *out)
 {
 	struct pgpk_key_material *m = out;
@@ -157,7 +161,8 @@ static int pgpk_read_material(struct pgpk_cursor *c, void *out)
 	       pgpk_num(c, has, 3, 3, &m->algorithm) ?:
 	       pgpk_bytes(c, has, 4, 1, PGPK_MAX_MPI, true, &m->rsa_n) ?:
 	       pgpk_bytes(c, has, 5, 1, PGPK_MAX_EXPONENT, true, &m->rsa_e) ?:
-	       pgpk_end(c, *has, 0x3e, m->algorithm < 1 ? "not an RSA key" :
+	       pgpk_end(c, *has, 0x3e, m->algorithm != 1 && m->algorithm != 3 ?
+			"not an RSA key that signs (RFC 9580 9.1)" :
 			m->version != 4 && m->version != 6 ?
 			"key version not 4 or 6" : NULL);
 }

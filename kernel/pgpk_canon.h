@@ -167,10 +167,9 @@ u32 pgpk_rebuild_salt_len(u32 hash);
  * RFC 9580 5.2.3.7: subpacket length (type + data = 32), type 20; then
  * flags, name length, value length, name, value.  The module walks the
  * hashed area's framing (pgpk_hashed_walk()) and compares whole
- * subpackets of this length with it.
+ * subpackets of this length with it.  proto/pgpk_fields.h names its
+ * notation for user space.
  */
-#define PGPK_IMA_NOTATION_NAME	"ima@pgpk"
-#define PGPK_IMA_NOTATION_VALUE	"file-signatures"
 #define PGPK_IMA_MARK_LEN	33
 #define PGPK_IMA_MARK_INIT {						\
 	32, 20, 0x80, 0, 0, 0, 0, 8, 0, 15,				\

@@ -84,6 +84,15 @@ static int pgpk_upcall_preparse(struct key_preparsed_payload *prep)
 	return ret;
 }
 
+/* Only the helper answers, through request_key(); add_key() may not. */
+static int pgpk_upcall_instantiate(struct key *key,
+				   struct key_preparsed_payload *prep)
+{
+	if (!test_bit(KEY_FLAG_USER_CONSTRUCT, &key->flags))
+		return -EPERM;
+	return generic_key_instantiate(key, prep);
+}
+
 static int pgpk_umh_init(struct subprocess_info *info, struct cred *cred)
 {
 	key_put(cred->session_keyring);
@@ -143,7 +152,7 @@ static struct key_type pgpk_key_type_upcall = {
 	.flags		= KEY_TYPE_INSTANT_REAP,
 	.preparse	= pgpk_upcall_preparse,
 	.free_preparse	= user_free_preparse,
-	.instantiate	= generic_key_instantiate,
+	.instantiate	= pgpk_upcall_instantiate,
 	.destroy	= user_destroy,
 	.request_key	= pgpk_upcall_actor,
 };

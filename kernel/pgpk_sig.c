@@ -141,7 +141,7 @@ struct pgpk_sig_info *pgpk_sig_digest(const struct pgpk_sig *sig,
 	    h.created != sig->created || (sig->version == 6 &&
 	    sig->salt.len != pgpk_rebuild_salt_len(hash)))
 		return ERR_PTR(pgpk_refuse(-EBADMSG,
-					   "signature: creation time %u not the hashed area's, or a v6 salt not the hash's",
+					   "signature creation time %u is not the one creation time of its hashed area, or its v6 salt not as long as its hash says",
 					   sig->created));
 	if (marked)
 		*marked = h.marked;
@@ -229,9 +229,9 @@ static const char *pgpk_sig_refused(const struct key *key,
 }
 
 /*
- * What a key dedicated to IMA refuses: everything pgpk framed, anything
- * but PKCS#1, any signature naming its issuer's certificate (X.509 and
- * PKCS#7 do, IMA does not), hashes other than SHA-256/384/512.
+ * What a key dedicated to IMA verifies: raw PKCS#1 over SHA-256/384/512,
+ * naming no issuer's certificate (X.509 and PKCS#7 do, IMA does not), and
+ * nothing pgpk framed.
  */
 static const char *pgpk_ima_refused(const struct public_key_signature *sig)
 {
@@ -239,12 +239,10 @@ static const char *pgpk_ima_refused(const struct public_key_signature *sig)
 
 	if (sig->encoding == pgpk_sig_encoding)
 		return "an OpenPGP signature by a key dedicated to IMA";
-	if (!sig->encoding || strcmp(sig->encoding, "pkcs1"))
-		return "a signature that is not PKCS#1 (IMA key)";
-	if (sig->auth_ids[0] || sig->auth_ids[1] || sig->auth_ids[2])
-		return "a certificate's signature (IMA key)";
-	if (!sig->hash_algo || match_string(hashes, 3, sig->hash_algo) < 0)
-		return "a hash other than SHA-256/384/512 (IMA key)";
+	if (!sig->encoding || strcmp(sig->encoding, "pkcs1") || sig->auth_ids[0] ||
+	    sig->auth_ids[1] || sig->auth_ids[2] || !sig->hash_algo ||
+	    match_string(hashes, 3, sig->hash_algo) < 0)
+		return "all but raw PKCS#1 SHA-256/384/512 naming no certificate (IMA key)";
 	return NULL;
 }
 
@@ -287,10 +285,12 @@ static int pgpk_subtype_verify(const struct key *key,
 				       &ret);
 	else
 		why = "a signature pgpk did not frame";
-	if (why)
-		return pgpk_refuse(ret, "key %x: refused: %s", key_serial(key),
-				   why);
-	return pgpk_rsa_verify(&pk->pub, pk->size, sig);
+	ret = why ? ret : pgpk_rsa_verify(&pk->pub, pk->size, sig);
+	if (ret)
+		pgpk_refuse(ret, "key %x: refused %s (encoding %s, %d)",
+			    key_serial(key), why ?: "a signature that does not verify",
+			    sig->encoding ?: "none", ret);
+	return ret;
 }
 
 /*

@@ -57,4 +57,8 @@ enum pgpk_canon_field {
 	PGPK_CANON_MORE_SIGNATURES = 4,
 };
 
+/* The IMA mark's notation (kernel/pgpk_canon.h: PGPK_IMA_MARK_INIT). */
+#define PGPK_IMA_NOTATION_NAME	"ima@pgpk"
+#define PGPK_IMA_NOTATION_VALUE	"file-signatures"
+
 #endif /* PGPK_FIELDS_H */

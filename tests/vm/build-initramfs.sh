@@ -103,6 +103,11 @@ for f in "$root"/policy/*; do
 	cp "$f" "$stage/etc/pgpk/"
 done
 
+# Trust anchors: the loader (policy/anchors/); the VM has no modprobe, so
+# cases run it themselves (26-anchors).
+install -D -m 0755 "$root/policy/anchors/pgpk-anchors" \
+	"$stage/usr/sbin/pgpk-anchors"
+
 # IMA: the boot-time setup (policy/ima/), its tools and the VM's policy.
 for b in setfattr getfattr; do
 	command -v "$b" >/dev/null && copy_bin "$(command -v "$b")" "/usr/bin/$b"
@@ -155,6 +160,28 @@ for name in $PGPK_EXTRA_MODULES; do
 		grep -qx "$dep" "$stage/etc/pgpk/modules" ||
 			echo "$dep" >>"$stage/etc/pgpk/modules"
 	done
+done
+
+# Modules a case loads itself (never at boot): a key type (dns_resolver)
+# and an asymmetric key parser (pkcs8_key_parser) registered while an
+# upcall waits (54-upcall-hang).  Listed in /etc/pgpk/case-modules.
+: >"$stage/etc/pgpk/case-modules"
+for name in ${PGPK_CASE_MODULES:-dns_resolver pkcs8_key_parser}; do
+	m=$(sed -n "s,^\([^:]*/$name\.ko[.a-z]*\):.*,\1,p" "$kmods/modules.dep" |
+		head -n 1)
+	[ -n "$m" ] || continue
+	for dep in $(moddeps "$m"); do
+		mkdir -p "$stage$vmods/$(dirname "$dep")"
+		case "$dep" in
+		*.ko.xz) xz -dc "$kmods/$dep" >"$stage$vmods/${dep%.xz}"
+			dep=${dep%.xz} ;;
+		*.ko.zst) zstd -qdc "$kmods/$dep" >"$stage$vmods/${dep%.zst}"
+			dep=${dep%.zst} ;;
+		*) cp "$kmods/$dep" "$stage$vmods/$dep" ;;
+		esac
+	done
+	m=${m%.xz}
+	echo "$name $vmods/${m%.zst}" >>"$stage/etc/pgpk/case-modules"
 done
 
 # Users: root and nobody (for the unprivileged cases; the sandboxed parser

@@ -80,19 +80,13 @@ pgpk_unload() {
 }
 
 # pgpk_fake_helper DIR: until the case exits, upcalls are answered by
-# tests/vm/tools/pgpk-fake-helper.sh from DIR (prepared answers, named by
-# the upcall description) instead of pgpk-helper.  The answer cache is
-# cleared now and at exit, pass or fail: no case is served another's
-# answers.  Sets $PGPK_CACHE (the cache keyring's serial).
+# tools/pgpk-fake-helper.sh from DIR (answers named by the SHA-256 of the
+# submitted OpenPGP bytes: pgpk_sha256 FILE) instead of pgpk-helper.
 pgpk_fake_helper() {
 	_conf=/etc/request-key.d/pgpk.conf
 	cp "$_conf" /tmp/pgpk.conf.saved
-	PGPK_CACHE=$(awk '$9 == ".pgpk_cache:" { print $1 }' /proc/keys)
-	[ -n "$PGPK_CACHE" ] || pgpk_fail "no .pgpk_cache keyring in /proc/keys"
-	PGPK_CACHE=$((0x$PGPK_CACHE))
-	trap 'cp /tmp/pgpk.conf.saved '"$_conf"'; keyctl clear '"$PGPK_CACHE" EXIT
+	trap 'cp /tmp/pgpk.conf.saved '"$_conf" EXIT
 	echo "create pgpk * * /bin/sh $PGPK_DATA/k/fake-helper.sh $1 %k" >"$_conf"
-	keyctl clear "$PGPK_CACHE" || pgpk_fail "cannot clear the answer cache"
 }
 
 # pgpk_errno_text NAME: the strerror() text keyctl prints for errno NAME.
@@ -189,15 +183,6 @@ pgpk_sha256() {
 	sha256sum "$1" | cut -d ' ' -f 1
 }
 
-# pgpk_key_desc FILE [SELECT]: the upcall description for FILE's bytes,
-# "key:<sha256hex>" or "key:<sha256hex>:<select>".
-pgpk_key_desc() {
-	if [ -n "$2" ]; then
-		echo "key:$(pgpk_sha256 "$1"):$2"
-	else
-		echo "key:$(pgpk_sha256 "$1")"
-	fi
-}
 
 # count_upcalls [PATTERN]: how many helper log lines (matching PATTERN,
 # default any) syslog holds.  syslogd writes asynchronously: take the

@@ -5,7 +5,8 @@
 # certification from the full certified.pgp: a keyring restricted to
 # rsa2048 refused the stripped bytes from the real helper (self-signed
 # only) but admitted them from the liar.  Now EKEYREJECTED with a
-# "binding:" line; the honest answer for the full bytes still passes.
+# "binding:" line (the value is not at its offset in the stripped bytes);
+# the same answer for the full bytes passes.
 . /pgpk/lib.sh
 R=$PGPK_DATA/r
 K=$PGPK_DATA/k
@@ -28,7 +29,7 @@ pgpk_kmsg_mark
 expect_fail EKEYREJECTED keyctl padd asymmetric "" "$ring" \
 	<"$R/cert-stripped.pgp"
 assert_contains "$(pgpk_kmsg_since)" \
-	"binding: certification value not in the submitted bytes" "kernel log"
+	"binding: certification value not where the helper said" "kernel log"
 assert_eq "" "$(keyctl rlist "$ring")" "keys in the restricted keyring"
 
 expect_ok keyctl padd asymmetric "" "$ring" <"$K/certified.pgp"

@@ -1,11 +1,12 @@
 #!/bin/sh
 # Only OpenPGP keys issue OpenPGP signatures.  An X.509 key in the
 # keyring searched (here the session keyring pgpk_test falls back to)
-# signed SHA-256 of a file for another protocol; that file ends in 0x00
-# and 4 octets, so the same RSA value is a valid v3 OpenPGP signature
-# (trailer: type 0x00 and creation time) of the file minus 5 octets,
-# naming the certificate's subject key ID as issuer key ID.  It was
-# verified; now the X.509 key is not an issuer: ENOKEY.
+# signed SHA-256 of a file for another protocol; that file ends like a v4
+# OpenPGP trailer (RFC 9580 5.2.4), so the same RSA value is a valid v4
+# OpenPGP signature of the file minus its trailer, naming the
+# certificate's subject key ID as issuer key ID.  It was verified (as a
+# v3 signature: those are refused altogether now); the X.509 key is not
+# an issuer: ENOKEY.
 . /pgpk/lib.sh
 X=$PGPK_DATA/r/x509
 pgpk_need_module

@@ -3,7 +3,9 @@
 # key B, with B's genuine binding of S (its RSA value is in the submitted
 # bytes, appended to A's certificate) but B's key packet nowhere in them.
 # Without the primary key binding, a keyring restricted to B admitted S
-# as B's subkey; now EKEYREJECTED with a "binding:" line.
+# as B's subkey.  An upcall answer is a certificate's primary key now: any
+# subkey answer is refused, EKEYREJECTED with a "binding:" line (subkeys
+# come as canonical blobs, the submitter's word).
 . /pgpk/lib.sh
 F=$PGPK_DATA/f
 pgpk_need_module
@@ -21,7 +23,7 @@ expect_ok keyctl restrict_keyring "$ring" asymmetric "key_or_keyring:$b"
 pgpk_kmsg_mark
 expect_fail EKEYREJECTED keyctl padd asymmetric \
 	"$(cat "$F/lying-primary.select")" "$ring" <"$F/lying-primary.pgp"
-assert_contains "$(pgpk_kmsg_since)" "binding: primary key packet" \
-	"kernel log"
+assert_contains "$(pgpk_kmsg_since)" \
+	"binding: the helper answered with a subkey" "kernel log"
 assert_eq "" "$(keyctl rlist "$ring")" "keys in the restricted keyring"
 exit 0

@@ -6,7 +6,7 @@
 . /pgpk/lib.sh
 K=$PGPK_DATA/k
 pgpk_need_module
-pgpk_need_data k/rsa2048.pgpk k/certified.pgpk
+pgpk_need_data k/rsa2048.pgpk k/certified-by-rsa2048.pgpk
 pgpk_load
 
 expect_ok keyctl padd asymmetric "" @s <"$K/rsa2048.pgpk"
@@ -31,5 +31,5 @@ id=$PGPK_OUT
 expect_ok keyctl newring restricted @s
 ring=$PGPK_OUT
 expect_ok keyctl restrict_keyring "$ring" asymmetric "key_or_keyring:$id"
-expect_ok keyctl padd asymmetric "" "$ring" <"$K/certified.pgpk"
+expect_ok keyctl padd asymmetric "" "$ring" <"$K/certified-by-rsa2048.pgpk"
 exit 0

@@ -50,7 +50,8 @@ ring=$PGPK_OUT
 expect_ok keyctl restrict_keyring "$ring" asymmetric "key_or_keyring:$i"
 pgpk_kmsg_mark
 expect_fail EKEYREJECTED keyctl padd asymmetric "" "$ring" <"$F/x509-by-i.der"
-assert_contains "$(pgpk_kmsg_since)" "refused a certificate's signature (IMA key)" \
+assert_contains "$(pgpk_kmsg_since)" \
+	"refused all but raw PKCS#1 SHA-256/384/512 naming no certificate (IMA key) (encoding pkcs1" \
 	"kernel log"
 # the certificate itself is sound: an unrestricted keyring takes it
 expect_ok keyctl padd asymmetric "" @s <"$F/x509-by-i.der"
@@ -58,14 +59,16 @@ expect_ok keyctl padd asymmetric "" @s <"$F/x509-by-i.der"
 # the mark must be confirmed
 pgpk_kmsg_mark
 expect_fail EKEYREJECTED keyctl padd asymmetric "" @s <"$F/i-bad-binding.pgpk"
-assert_contains "$(pgpk_kmsg_since)" "IMA mark not confirmed: binding signature does not verify" "kernel log"
+assert_contains "$(pgpk_kmsg_since)" "IMA mark not confirmed: no subkey binding that verifies with the primary key (-129)" "kernel log"
 pgpk_kmsg_mark
 expect_fail EKEYREJECTED keyctl padd asymmetric "" @s <"$F/p-marked.pgpk"
-assert_contains "$(pgpk_kmsg_since)" "IMA mark not confirmed: not a subkey binding" "kernel log"
+assert_contains "$(pgpk_kmsg_since)" "IMA mark not confirmed: no subkey binding" "kernel log"
 
+# a primary key that is RSA Encrypt-Only signs nothing: the decoder
+# refuses its material
 pgpk_kmsg_mark
-expect_fail EKEYREJECTED keyctl padd asymmetric "" @s <"$F/i-of-encrypt-only.pgpk"
-assert_contains "$(pgpk_kmsg_since)" "IMA mark not confirmed: the primary key is RSA encrypt-only" "kernel log"
+expect_fail EBADMSG keyctl padd asymmetric "" @s <"$F/i-of-encrypt-only.pgpk"
+assert_contains "$(pgpk_kmsg_since)" "not an RSA key that signs" "kernel log"
 
 # without its binding, I is an ordinary key: IMA refuses its signatures
 keyctl clear "$IMA_RING"

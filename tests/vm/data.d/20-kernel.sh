@@ -54,10 +54,17 @@ do
 	[ "$i" -ge 3 ] && break
 done
 echo "$i" >"$k/deb.count"
-# deb1 without its third-party candidates: a payload of the size of an
-# X.509 certificate of the same key (31-leaks compares their slab growth).
-python3 "$mk" key "$k/deb1.pgp" --no-third-party >"$k/deb1-lean.pgpk"
-note deb1-lean.pgpk "canonical deb1 without Key.third_party"
+# deb1 as a canonical key: a payload of the size of an X.509 certificate
+# of the same key (31-leaks compares their slab growth).
+cp "$k/deb1.pgpk" "$k/deb1-lean.pgpk"
+note deb1-lean.pgpk "canonical deb1 (as deb1.pgpk)"
+# RSA exponents of 8 octets (the longest the kernel takes) and 9, 1024
+# (55-exponent); another e is another key: no certification.
+for n in 5 6 1021; do
+	python3 "$mk" key "$k/deb1.pgp" --no-offsets --no-cert \
+		--exponent-pad=$n >"$k/deb1-e$((n + 3)).pgpk"
+done
+note "deb1-e{8,9,1024}.pgpk" "canonical deb1 with an e of 8, 9, 1024 octets"
 
 # --- OpenPGP in the wild: RSA certificates from debian-keyring, as they
 # are (all their signatures), under the 64 KiB add_key("asymmetric")
@@ -179,6 +186,11 @@ fi
 "${gpg[@]}" --export "$cuid" >"$k/certified.pgp"
 python3 "$mk" key "$k/certified.pgp" >"$k/certified.pgpk"
 note certified.pgp "RSA 2048 key certified by rsa2048"
+# ... as a canonical key whose certification is rsa2048's (the one a
+# keyring restricted to rsa2048 verifies).
+python3 "$mk" key "$k/certified.pgp" --no-offsets \
+	--cert-by="$(cat "$out/rsa2048.fpr")" >"$k/certified-by-rsa2048.pgpk"
+note certified-by-rsa2048.pgpk "canonical certified.pgp, asym_auth rsa2048's certification"
 # rsa2048's certification of it, revoked (in a copy of the keyring): a
 # helper answering with the revocation (0x30) as the certification.
 rev=$cache/gnupg-revoked
@@ -223,8 +235,10 @@ note msg.sha512.pgpks "canonical signature + content of msg.sha512.gpg"
 # --- answers for the lying helper, by callout SHA-256 ---
 # deb1.pgp answered with rsa2048's canonical blob (another key);
 # rsa3072.pgp answered with the right key but a changed user ID;
-# certified.pgp answered without offsets; rsa2048.asc answered with
-# the subkey although none was selected.
+# certified.pgp answered without offsets; rsa2048.pgp answered with its
+# subkey; embedded.pgp (rsa2048.pgp and a user ID packet whose body is a
+# header and body of rsa3072's key packet) answered with rsa3072's key at
+# that body's offset: found by a search, never by the packet walk.
 lie() { cp "$2" "$k/liar/$(sha256sum <"$1" | cut -d ' ' -f 1)"; }
 python3 "$mk" key "$out/rsa2048.pgp" >"$k/liar.other"
 lie "$k/deb1.pgp" "$k/liar.other"
@@ -233,13 +247,25 @@ python3 "$mk" key "$out/rsa3072.pgp" |
 lie "$out/rsa3072.pgp" "$k/liar.uid"
 python3 "$mk" key "$k/certified.pgp" --no-offsets >"$k/liar.nooffset"
 lie "$k/certified.pgp" "$k/liar.nooffset"
-python3 "$mk" key "$out/rsa2048.asc" "$(cat "$out/rsa2048-sub.fpr")" \
+python3 "$mk" key "$out/rsa2048.pgp" "$(cat "$out/rsa2048-sub.fpr")" \
 	>"$k/liar.subkey"
-lie "$out/rsa2048.asc" "$k/liar.subkey"
-# msg.rsa3072.gpg answered with another message's valid signature (by
-# rsa2048, over msg.txt): its RSA value is not in the submitted bytes.
-python3 "$mk" sig "$k/msg.sha512.gpg" >"$k/liar.othersig"
-lie "$out/msg.rsa3072.gpg" "$k/liar.othersig"
+lie "$out/rsa2048.pgp" "$k/liar.subkey"
+off=$(python3 - "$out/rsa2048.pgp" "$out/rsa3072.pgp" "$k/embedded.pgp" <<'PY'
+import sys
+a, b = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()
+# rsa3072's key packet as it is in its file, header included (old format)
+hl = {0: 2, 1: 3, 2: 5}[b[0] & 3]
+n = int.from_bytes(b[1:hl], "big")
+inner = b[:hl + n]
+body = b"pgpk embedded " + inner
+uid = bytes([0xCD, ((len(body) - 192) >> 8) + 192, (len(body) - 192) & 0xFF]) + body
+open(sys.argv[3], "wb").write(a + uid)
+print(len(a) + 3 + len(b"pgpk embedded ") + hl)
+PY
+)
+python3 "$mk" key "$out/rsa3072.pgp" --no-offsets --no-cert \
+	--packet-offset="$off" >"$k/liar.embedded"
+lie "$k/embedded.pgp" "$k/liar.embedded"
 note liar/ "lying answers, file name = SHA-256 of the callout"
 
 # --- true answers by callout SHA-256 (and "_SELECT"), for the fake helper ---
@@ -268,9 +294,13 @@ install -m 0755 "$root/tests/vm/tools/pgpk-fake-helper.sh" "$k/fake-helper.sh"
 note truth/ "true answers, file name = SHA-256 of the callout[_SELECT]"
 note fake-helper.sh "serves truth/ or liar/ as the helper would"
 
-# --- a preload bundle: rsa2048, one invalid record, rsa3072 ---
-rec() { printf '%08x' "$(stat -c %s "$1")" | xxd -r -p; cat "$1"; }
-note pubring.pgpk "bundle: rsa2048, a non-canonical record, rsa3072"
+# --- trust anchors (26-anchors): rsa2048 and a file of garbage ---
+mkdir -p "$k/anchors"
+cp "$out/rsa2048.pgp" "$k/anchors/rsa2048.pgp"
+{ printf '\xc6\x10'; head -c 300 /dev/urandom; } >"$k/anchors/garbage.pgp"
+python3 "$mk" sig "$out/msg.rsa2048.gpg" >"$k/msg.rsa2048.pgpks"
+note anchors/ "rsa2048.pgp (an anchor) and garbage.pgp"
+note msg.rsa2048.pgpks "canonical msg.rsa2048.gpg (signature and content)"
 
 # --- bad input ---
 head -c 200 "$out/rsa2048.pgp" >"$k/truncated.pgp"
@@ -297,8 +327,6 @@ note short.pgpk "canonical rsa2048 without its last octet"
 note varint.pgpk "canonical rsa2048 with a non-minimal tag varint"
 note magic.pgpk "the magic alone"
 note badb64.asc "armor whose 3 kB base64 body has a bad character"
-{ rec "$k/rsa2048.pgpk"; rec "$k/trailing.pgpk"; rec "$k/rsa3072.pgpk"; } \
-	>"$k/pubring.pgpk"
 
 # --- benchmark: an X.509 certificate of the same RSA size as deb1 ---
 bits=$(cat "$k/deb1.bits")

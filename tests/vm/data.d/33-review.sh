@@ -53,17 +53,28 @@ open(r + "/cert-stripped.pgp", "wb").write(keep)
 PY
 
 # Cross-protocol: an RSA key's PKCS#1 signature of SHA-256(F) (as IMA
-# or any X.509 user makes), F ending in 0x00 and 4 octets, is also the
-# RSA value of a v3 OpenPGP signature (trailer: type 0x00, creation
-# time, RFC 4880 5.2.2) of F minus those 5 octets, "issued" by the key
-# ID at the end of the X.509 certificate's subject key identifier.
+# or any X.509 user makes), F ending like a v4 OpenPGP trailer (RFC 9580
+# 5.2.4: version, type, algorithms, a hashed area with a creation time,
+# 0x04 0xFF and a length), is also the RSA value of a v4 OpenPGP signature
+# of F minus that trailer, "issued" by the key ID at the end of the X.509
+# certificate's subject key identifier.
 x=$r/x509
 mkdir -p "$x"
+# An 8-octet subject key identifier: the whole ID an OpenPGP key ID names
+# (the kernel looks issuers up by exact ID).
 openssl req -x509 -newkey rsa:2048 -nodes -keyout "$x/key.pem" \
 	-subj "/CN=pgpk cross-protocol test" -days 3650 -outform DER \
+	-addext "subjectKeyIdentifier=$(openssl rand -hex 8)" \
 	-out "$x/cert.der" 2>/dev/null
-printf 'a file some X.509 key signed for another protocol\n\0\1\2\3\4' \
-	>"$x/file"
+python3 - "$x/file" <<'PY'
+import struct, sys, time
+t = int(time.time()) - 3600
+area = b"\x05\x02" + struct.pack(">I", t)
+head = bytes([4, 0, 1, 8]) + struct.pack(">H", len(area)) + area
+open(sys.argv[1], "wb").write(
+    b"a file some X.509 key signed for another protocol\n" + head +
+    b"\x04\xff" + struct.pack(">I", len(head)))
+PY
 openssl dgst -sha256 -binary "$x/file" >"$x/file.sha256"
 openssl pkeyutl -sign -inkey "$x/key.pem" -pkeyopt digest:sha256 \
 	-in "$x/file.sha256" -out "$x/file.pkcs1"
@@ -80,19 +91,26 @@ x, skid = sys.argv[2], bytes.fromhex(sys.argv[3])
 f = open(x + "/file", "rb").read()
 digest = open(x + "/file.sha256", "rb").read()
 s = open(x + "/file.pkcs1", "rb").read().lstrip(b"\0")
-assert f[-5] == 0
-sig = (mk.f_varint(1, 3) + mk.f_varint(2, 0) + mk.f_varint(3, 1)
-       + mk.f_varint(4, 8) + mk.f_varint(5, int.from_bytes(f[-4:], "big"))
+trailer = f[-(6 + 6 + 6):]         # head (4 + 2 + 6-octet area) + 6
+area = trailer[6:12]
+assert area[:2] == b"\x05\x02"
+sig = (mk.f_varint(1, 4) + mk.f_varint(2, 0) + mk.f_varint(3, 1)
+       + mk.f_varint(4, 8) + mk.f_varint(5, int.from_bytes(area[2:], "big"))
+       + mk.f_bytes(7, area)
        + mk.f_varint(9, int.from_bytes(digest[:2], "big"))
        + mk.f_bytes(10, s) + mk.f_bytes(11, skid[-8:]))
 open(x + "/forged.pgpks", "wb").write(
-    mk.MAGIC + mk.f_bytes(2, sig) + mk.f_bytes(3, f[:-5]))
+    mk.MAGIC + mk.f_bytes(2, sig) + mk.f_bytes(3, f[:-len(trailer)]))
 PY
 
-# The lying helper's answers (tests/vm/tools/pgpk-fake-helper.sh names
-# them by the upcall description).
+# The lying helper's answers (tests/vm/tools/pgpk-fake-helper.sh finds
+# them by the SHA-256 of the submitted bytes): certified.pgp with
+# rsa2048's certification chosen, as the answer for both the full
+# certificate and the one rsa2048's certification was stripped from.
 mkdir -p "$r/liar"
+python3 "$root/tests/vm/tools/pgpk-mkcanon.py" key "$out/k/certified.pgp" \
+	--cert-by="$(cat "$out/rsa2048.fpr")" >"$r/certified-by-rsa2048.answer"
 h=$(sha256sum "$r/cert-stripped.pgp" | cut -d ' ' -f 1)
-cp "$out/k/certified.pgpk" "$r/liar/$h"
+cp "$r/certified-by-rsa2048.answer" "$r/liar/$h"
 h=$(sha256sum "$out/k/certified.pgp" | cut -d ' ' -f 1)
-cp "$out/k/certified.pgpk" "$r/liar/$h"
+cp "$r/certified-by-rsa2048.answer" "$r/liar/$h"

@@ -121,7 +121,7 @@ def canon_sig(ver, typ, algo, created, area, digest, s, keyid, fpr=None,
     return out
 
 
-def canon_key(key, cert=None, expires=None, uid=True, third=()):
+def canon_key(key, cert=None, expires=None, uid=True):
     body = f_bytes(1, key.material())
     if uid:
         body += f_bytes(4, key.uid)
@@ -129,8 +129,6 @@ def canon_key(key, cert=None, expires=None, uid=True, third=()):
         body += f_varint(6, expires)
     if cert:
         body += f_bytes(10, cert)
-    for c in third:         # Key.third_party, repeated
-        body += f_bytes(11, c)
     return MAGIC + f_bytes(1, body)
 
 
@@ -312,7 +310,7 @@ def lying_primary(out):
     liar = os.path.join(out, "liar")
     os.makedirs(liar, exist_ok=True)
     select = sub.keyid.hex().upper()
-    write(liar, "%s_%s" % (hashlib.sha256(blob).hexdigest(), select), answer)
+    write(liar, hashlib.sha256(blob).hexdigest(), answer)
     with open(os.path.join(out, "lying-primary.select"), "w") as f:
         f.write(select + "\n")
 
@@ -388,11 +386,6 @@ def main():
     write(out, "k-by-t.pgpk", canon_key(k, certify(t, k)))
     write(out, "k-by-t-sha1.pgpk", canon_key(k, certify(t, k, algo=SHA1)))
     write(out, "k-by-t-v3.pgpk", canon_key(k, certify(t, k, ver=3)))
-    # The same as third-party candidates (Key.third_party): no authority.
-    write(out, "k-3p-t.pgpk", canon_key(k, third=[certify(t, k)]))
-    write(out, "k-3p-t-v3.pgpk", canon_key(k, third=[certify(t, k, ver=3)]))
-    write(out, "k-3p-t-sha1.pgpk",
-          canon_key(k, third=[certify(t, k, algo=SHA1)]))
     doc = b"a document signed with SHA-256, then with SHA-1\n"
     write(out, "doc.sha256.pgpks", doc_sig(t, doc)[1])
     write(out, "doc.sha1.pgpks", doc_sig(t, doc, algo=SHA1)[1])

@@ -9,9 +9,14 @@ feed it (RSA v4 keys and signatures from gpg), nothing more.
 
 usage: pgpk-mkcanon.py key FILE [SELECT] [--no-offsets] [--no-cert]
                          [--cert-type=N]   (pick that signature type)
-                         [--no-third-party]
-  (Key.certification: the self-certification or binding; Key.third_party:
-  the others' certifications of the user ID, newest first.)
+                         [--cert-by=KEYID] (the newest certification of the
+                                            user ID by that key, e.g. a
+                                            trust anchor's)
+                         [--exponent-pad=N] (N more octets of e: too long)
+                         [--packet-offset=N] (say the key's body is at N)
+  (Key.certification: the self-certification or binding, or --cert-by's;
+  with offsets, each signature carries the offset of its RSA value in
+  FILE, as an upcall answer does.)
        pgpk-mkcanon.py sig FILE [--content=DATA]
 Writes the canonical blob (magic included) to stdout.
 """
@@ -128,10 +133,12 @@ def subpackets(area):
         p += n
 
 
-def signature(body):
-    """Return (canonical Signature bytes, info dict)."""
+def signature(body, base=None):
+    """Return (canonical Signature bytes, info dict).  With the body's
+    offset in the file (base), the RSA value's offset is field 13."""
     ver = body[0]
     info = {}
+    p = 19
     if ver == 3:
         typ, created = body[2], int.from_bytes(body[3:7], "big")
         keyid, pka, ha = body[7:15], body[15], body[16]
@@ -191,6 +198,8 @@ def signature(body):
         out += f_bytes(11, keyid)
     if fpr:
         out += f_bytes(12, fpr)
+    if base is not None:
+        out += f_varint(13, base + p + 2)
     return out, info
 
 
@@ -242,7 +251,7 @@ def main():
         elif t == 13 and uid is None and cur is primary:
             uid = (o, b)
         elif t == 2 and cur is not None:
-            s, info = signature(b)
+            s, info = signature(b, None if "--no-offsets" in flags else o)
             if cur is primary and uid is None and info["type"] != 0x1F:
                 continue
             certs[cur[1]].append((s, info))
@@ -251,8 +260,22 @@ def main():
         sel = bytes.fromhex(select)
         want = [k for k in keys if k[4] == sel or k[4][-8:] == sel][0]
     t, o, b, mat, fpr = want
+    for f in flags:
+        if f.startswith("--exponent-pad="):
+            n = int(f[len("--exponent-pad="):])
+            bits = int.from_bytes(b[6:8], "big")
+            nlen = (bits + 7) // 8
+            e = b[8 + nlen + 2:]
+            e = b"\x01" + b"\0" * (n - 1) + e
+            mat = (f_varint(1, b[0]) + f_varint(2, int.from_bytes(b[1:5], "big"))
+                   + f_varint(3, b[5]) + f_bytes(4, b[8:8 + nlen])
+                   + f_bytes(5, e))
     out = f_bytes(1, mat)
-    if "--no-offsets" not in flags:
+    said = [int(f[len("--packet-offset="):]) for f in flags
+            if f.startswith("--packet-offset=")]
+    if said:
+        out += f_varint(2, said[0])
+    elif "--no-offsets" not in flags:
         out += f_varint(2, o)
     if t == 14:
         out += f_varint(3, 1)
@@ -265,28 +288,20 @@ def main():
     mine = [c for c in cs if c[1]["issuer_key_id"] == kid
             or c[1]["issuer_fpr"] == fpr]
     self_ = mine
-    # Key.third_party: certifications by others the kernel could check,
-    # not revoked (0x30) by their issuer, newest first (later packet first)
-    def same_issuer(a, b):
-        if a["issuer_fpr"] and b["issuer_fpr"]:
-            return a["issuer_fpr"] == b["issuer_fpr"]
-        return a["issuer_key_id"] == b["issuer_key_id"]
-    revs = [c[1] for c in cs if c[1]["type"] == 0x30]
-    third = [c for c in cs if c not in mine and 0x10 <= c[1]["type"] <= 0x13
-             and c[1]["version"] in (4, 6) and c[1]["pk"] in (1, 3)
-             and 8 <= c[1]["hash"] <= 11 and c[1]["s_len"] >= 248
-             and not any(same_issuer(r, c[1]) and
-                         r["created"] >= c[1]["created"] for r in revs)]
-    third = [c for _, c in sorted(enumerate(third), reverse=True,
-                                  key=lambda x: (x[1][1]["created"], x[0]))]
     if t == 14:
-        cert, third = [c for c in cs if c[1]["type"] == 0x18][-1], []
+        cert = [c for c in cs if c[1]["type"] == 0x18][-1]
     else:
         cert = (self_ or [None])[-1]
     for f in flags:
         if f.startswith("--cert-type="):
             want_type = int(f[len("--cert-type="):], 0)
             cert = [c for c in cs if c[1]["type"] == want_type][-1]
+        if f.startswith("--cert-by="):
+            by = bytes.fromhex(f[len("--cert-by="):])
+            cert = sorted([c for c in cs if 0x10 <= c[1]["type"] <= 0x13
+                           and (c[1]["issuer_key_id"] == by[-8:]
+                                or (c[1]["issuer_fpr"] or b"")[-8:] == by[-8:])],
+                          key=lambda c: c[1]["created"])[-1]
     info = (self_ or [(None, {})])[-1][1] if t == 6 else cert[1]
     if info.get("key_expires"):
         out += f_varint(6, int.from_bytes(b[1:5], "big") + info["key_expires"])
@@ -298,8 +313,6 @@ def main():
             out += f_varint(9, primary[1])
     if cert and "--no-cert" not in flags:
         out += f_bytes(10, cert[0])
-    for c in ([] if "--no-third-party" in flags else third[:256]):
-        out += f_bytes(11, c[0])
     sys.stdout.buffer.write(MAGIC + f_bytes(1, out))
 
 
