@@ -13,9 +13,10 @@
  *    element in sigs[1..nr_more]), and every pgpk_bytes points inside
  *    the blob;
  *  - what the decoder accepts is within its stricter subset: v4 and v6
- *    keys and signatures, a hashed area always, a salt with v6 only, RSA
- *    e of at most 8 octets, a subkey with its primary key and only then,
- *    at most 15 more signatures;
+ *    keys and signatures, RSA that signs (not Encrypt-Only), a hashed
+ *    area always, a salt with v6 only, RSA e of at most 8 octets, a
+ *    subkey with its primary key and only then, at most 15 more
+ *    signatures;
  *  - decoding is deterministic.
  */
 #include <errno.h>
@@ -59,10 +60,10 @@ static void pgpk_fuzz_material(const struct pgpk_key_material *m,
 	if (m->version != r->version || m->created != r->created ||
 	    m->algorithm != r->algorithm || r->base.n_unknown_fields)
 		pgpk_fuzz_fail("material numbers differ");
-	/* RSA Encrypt-Only (2) is accepted too: a known kernel bug
-	 * (tests/canon/canon_test.c, XFAIL). */
-	if ((m->version != 4 && m->version != 6) || m->algorithm < 1 ||
-	    m->algorithm > 3 || m->rsa_e.len > PGPK_MAX_EXPONENT)
+	/* RFC 9580 9.1: RSA (1) and RSA Sign-Only (3), never 2 */
+	if ((m->version != 4 && m->version != 6) ||
+	    (m->algorithm != 1 && m->algorithm != 3) ||
+	    m->rsa_e.len > PGPK_MAX_EXPONENT)
 		pgpk_fuzz_fail("material outside the decoder's subset");
 	pgpk_fuzz_bytes(&m->rsa_n, true, &r->rsa_n, true, blob, len, "rsa_n");
 	pgpk_fuzz_bytes(&m->rsa_e, true, &r->rsa_e, true, blob, len, "rsa_e");
