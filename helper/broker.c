@@ -17,10 +17,9 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include <openssl/evp.h>
-
 #include "helper/pgpk_broker.h"
-#include "kernel/pgpk_rebuild.h"
+#include "helper/pgpk_canon_key.h"
+#include "proto/pgpk_fields.h"
 
 /* Exit statuses of the child wrapper (the work returns its own). */
 #define PGPK_CHILD_EXIT_SANDBOX 64 /* + the failed pgpk_sandbox_step */
@@ -60,19 +59,6 @@ const char *pgpk_errno_name(int error)
 	return "E?";
 }
 
-bool pgpk_errno_is_verdict(int error)
-{
-	switch (error) {
-	case EBADMSG:
-	case ENOPKG:
-	case EKEYREJECTED:
-	case EKEYEXPIRED:
-	case EMSGSIZE:
-		return true;
-	}
-	return false;
-}
-
 /*
  * An errno keyctl_reject() takes (1..MAX_ERRNO-1, none of the kernel's
  * restart codes 512..516): else EIO, so that the key still gets a verdict.
@@ -104,62 +90,30 @@ static int pgpk_hexval(char c)
 int pgpk_request_parse(const char *desc, struct pgpk_request *req, char *why,
 		       size_t why_len)
 {
-	const char *p;
-	size_t i, sel_len;
+	size_t i;
 
 	memset(req, 0, sizeof(*req));
-	if (strncmp(desc, "key:", 4) == 0) {
-		req->want = PGPK_WANT_KEY;
-	} else if (strncmp(desc, "sig:", 4) == 0) {
-		req->want = PGPK_WANT_SIG;
-	} else {
-		snprintf(why, why_len,
-			 "description does not start with key: or sig:");
+	req->want = PGPK_WANT_KEY;
+	if (strncmp(desc, "key:", 4) != 0) {
+		snprintf(why, why_len, "description does not start with key:");
 		return -EBADMSG;
 	}
-	/* 64 lowercase hex digits: the SHA-256 of the callout data. */
-	for (p = desc + 4, i = 0; i < 32; i++) {
-		int hi = pgpk_hexval(p[2 * i]), lo;
-
-		lo = hi < 0 ? -1 : pgpk_hexval(p[2 * i + 1]);
-		if (hi < 0 || lo < 0) {
-			snprintf(why, why_len,
-				 "description: bad SHA-256 hex "
-				 "at character %zu",
-				 4 + 2 * i);
-			return -EBADMSG;
-		}
-		req->sha256[i] = (uint8_t)(hi << 4 | lo);
-	}
-	p += 64;
-	if (!*p)
-		return 0;
-	if (*p != ':' || req->want != PGPK_WANT_KEY) {
-		snprintf(why, why_len,
-			 "description: junk after the SHA-256 at character %zu",
-			 (size_t)(p - desc));
-		return -EBADMSG;
-	}
-	/* Key ID (16) or fingerprint (40 v4, 64 v6), uppercase hex. */
-	sel_len = strlen(++p);
-	if (sel_len != 16 && sel_len != 40 && sel_len != 64) {
-		snprintf(why, why_len,
-			 "description: selector of %zu "
-			 "characters, want 16, 40 or 64",
-			 sel_len);
-		return -EBADMSG;
-	}
-	for (i = 0; i < sel_len; i++) {
-		if (!((p[i] >= '0' && p[i] <= '9') ||
-		      (p[i] >= 'A' && p[i] <= 'F'))) {
-			snprintf(why, why_len,
-				 "description: selector is not "
-				 "uppercase hex at character %zu",
-				 (size_t)(p - desc) + i);
+	/* kernel/pgpk_key.c pgpk_upcall(): "key:%*phN" of 16 random octets */
+	for (i = 0; i < 32; i++) {
+		if (pgpk_hexval(desc[4 + i]) < 0) {
+			snprintf(
+				why, why_len,
+				"description: not 32 lowercase hex digits at character %zu",
+				4 + i);
 			return -EBADMSG;
 		}
 	}
-	memcpy(req->select, p, sel_len + 1);
+	if (desc[36]) {
+		snprintf(
+			why, why_len,
+			"description: junk after the 32 hex digits at character 36");
+		return -EBADMSG;
+	}
 	return 0;
 }
 
@@ -222,6 +176,8 @@ pgpk_child_main(const struct pgpk_broker *broker, const struct pgpk_sandbox *sb,
 		.req = req,
 		.policy = broker->policy,
 		.now = now,
+		.anchors = broker->anchors,
+		.nanchors = broker->nanchors,
 		.arg = broker->child_arg,
 	};
 	size_t cap = broker->policy->max_input + 1, len = 0;
@@ -443,9 +399,7 @@ pgpk_append(char *dst, size_t dst_len, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Parser text goes to logs: printable ASCII only, bounded. */
-static void pgpk_copy_text(char *dst, size_t dst_len, const uint8_t *src,
-			   size_t len)
+void pgpk_copy_text(char *dst, size_t dst_len, const uint8_t *src, size_t len)
 {
 	size_t i;
 
@@ -458,16 +412,11 @@ static void pgpk_copy_text(char *dst, size_t dst_len, const uint8_t *src,
 	dst[len] = '\0';
 }
 
-/*
- * Judge how the child ended and what it framed.  On success points *blob
- * at the canonical answer; otherwise returns the errno and says why.
- */
-static int pgpk_exchange_verdict(const struct pgpk_exchange *x,
-				 size_t max_answer, const uint8_t **blob,
-				 size_t *blob_len, char *why, size_t why_len)
+/* How the child ended: 0 if it exited 0 in time with a bounded answer. */
+static int pgpk_exchange_ended(const struct pgpk_exchange *x, char *why,
+			       size_t why_len)
 {
-	uint32_t status, plen;
-	static const char prefix[] = "parser: ";
+	int code;
 
 	if (x->timed_out) {
 		snprintf(why, why_len, "parser killed by the watchdog");
@@ -475,7 +424,7 @@ static int pgpk_exchange_verdict(const struct pgpk_exchange *x,
 	}
 	if (x->too_large) {
 		snprintf(why, why_len, "parser answer exceeds %zu octets",
-			 max_answer + PGPK_ANSWER_HDR);
+			 x->answer_cap);
 		return ECHILD;
 	}
 	if (WIFSIGNALED(x->status)) {
@@ -483,185 +432,286 @@ static int pgpk_exchange_verdict(const struct pgpk_exchange *x,
 			 WTERMSIG(x->status), strsignal(WTERMSIG(x->status)));
 		return ECHILD;
 	}
-	if (WIFEXITED(x->status) && WEXITSTATUS(x->status) != 0) {
-		int code = WEXITSTATUS(x->status);
+	code = WIFEXITED(x->status) ? WEXITSTATUS(x->status) : 0;
+	if (code > PGPK_CHILD_EXIT_SANDBOX &&
+	    code < PGPK_CHILD_EXIT_SANDBOX + PGPK_SANDBOX_NR_STEPS) {
+		snprintf(why, why_len, "sandbox failed: %s",
+			 pgpk_sandbox_step_str(code - PGPK_CHILD_EXIT_SANDBOX));
+		return ECHILD;
+	}
+	if (code) {
+		snprintf(why, why_len, "parser exited with status %d", code);
+		return ECHILD;
+	}
+	return 0;
+}
 
-		if (code > PGPK_CHILD_EXIT_SANDBOX &&
-		    code < PGPK_CHILD_EXIT_SANDBOX + PGPK_SANDBOX_NR_STEPS)
-			snprintf(why, why_len, "sandbox failed: %s",
-				 pgpk_sandbox_step_str(
-					 code - PGPK_CHILD_EXIT_SANDBOX));
-		else
-			snprintf(why, why_len, "parser exited with status %d",
-				 code);
-		return ECHILD;
-	}
-	if (x->answer_len < PGPK_ANSWER_HDR) {
+/*
+ * The answer frame at *pos: its status and payload, *pos moved past it;
+ * or ECHILD for a broken frame (the parser is not to be believed).
+ */
+static int pgpk_frame_next(const struct pgpk_exchange *x, size_t *pos,
+			   uint32_t *status, const uint8_t **payload,
+			   uint32_t *plen, char *why, size_t why_len)
+{
+	const uint8_t *p = x->answer + *pos;
+	size_t left = x->answer_len - *pos;
+
+	if (left < PGPK_ANSWER_HDR) {
 		snprintf(why, why_len,
-			 "parser exited without an answer "
-			 "(%zu octets)",
-			 x->answer_len);
+			 "parser exited without an answer (%zu octets)", left);
 		return ECHILD;
 	}
-	if (memcmp(x->answer, PGPK_ANSWER_MAGIC, 4)) {
+	if (memcmp(p, PGPK_ANSWER_MAGIC, 4)) {
 		snprintf(why, why_len, "parser answer has no frame magic");
 		return ECHILD;
 	}
-	status = pgpk_get_be32(x->answer + 4);
-	plen = pgpk_get_be32(x->answer + 8);
-	if (plen != x->answer_len - PGPK_ANSWER_HDR) {
+	*status = pgpk_get_be32(p + 4);
+	*plen = pgpk_get_be32(p + 8);
+	if (*plen > left - PGPK_ANSWER_HDR) {
 		snprintf(why, why_len,
-			 "parser answer frame says %u octets, "
-			 "%zu sent",
-			 plen, x->answer_len - PGPK_ANSWER_HDR);
+			 "parser answer frame says %u octets, %zu sent", *plen,
+			 left - PGPK_ANSWER_HDR);
+		return ECHILD;
+	}
+	if (*status &&
+	    (!pgpk_parser_errno_ok(*status) || *plen > PGPK_ANSWER_MAX_MSG)) {
+		snprintf(
+			why, why_len,
+			"parser answer has bad status %u or a message of %u octets",
+			*status, *plen);
+		return ECHILD;
+	}
+	*payload = p + PGPK_ANSWER_HDR;
+	*pos += PGPK_ANSWER_HDR + *plen;
+	return 0;
+}
+
+/*
+ * The one frame of a request's answer.  On success points *blob at the
+ * canonical answer; otherwise returns the errno and says why (ENOMEM
+ * from the parser stays ENOMEM).
+ */
+static int pgpk_exchange_verdict(const struct pgpk_exchange *x,
+				 const uint8_t **blob, size_t *blob_len,
+				 char *why, size_t why_len)
+{
+	static const char prefix[] = "parser: ";
+	const uint8_t *payload;
+	uint32_t status, plen;
+	size_t pos = 0;
+	int ret;
+
+	ret = pgpk_exchange_ended(x, why, why_len) ?:
+		      pgpk_frame_next(x, &pos, &status, &payload, &plen, why,
+				      why_len);
+	if (ret)
+		return ret;
+	if (pos != x->answer_len) {
+		snprintf(why, why_len,
+			 "parser answer has %zu octets after its frame",
+			 x->answer_len - pos);
 		return ECHILD;
 	}
 	if (status == 0) {
-		*blob = x->answer + PGPK_ANSWER_HDR;
+		*blob = payload;
 		*blob_len = plen;
 		return 0;
-	}
-	if (!pgpk_parser_errno_ok(status) || plen > PGPK_ANSWER_MAX_MSG) {
-		snprintf(why, why_len,
-			 "parser answer has bad status %u or a "
-			 "message of %u octets",
-			 status, plen);
-		return ECHILD;
 	}
 	/* The parser's own words, made safe for a log line. */
 	if (why_len > sizeof(prefix)) {
 		memcpy(why, prefix, sizeof(prefix) - 1);
 		pgpk_copy_text(why + sizeof(prefix) - 1,
-			       why_len - (sizeof(prefix) - 1),
-			       x->answer + PGPK_ANSWER_HDR, plen);
+			       why_len - (sizeof(prefix) - 1), payload, plen);
 	}
-	/*
-	 * ENOMEM stays ENOMEM: memory may have been short for this request
-	 * only (pgpk_errno_is_verdict() says no), so it is not cached.
-	 */
 	return (int)status;
 }
 
-static bool pgpk_contains(const uint8_t *hay, size_t hay_len,
-			  const struct pgpk_bytes *needle)
+/* RFC 9580 4.2: the first octet of every packet has bit 7 set. */
+static bool pgpk_is_binary(const uint8_t *data, size_t len)
 {
-	return needle->len && memmem(hay, hay_len, needle->data, needle->len);
+	return len && (data[0] & 0x80);
 }
 
-static bool pgpk_is_at(const uint8_t *data, size_t len, u32 offset,
-		       const uint8_t *want, size_t want_len)
+static int __attribute__((format(printf, 4, 5)))
+pgpk_unbound(int ret, char *why, size_t why_len, const char *fmt, ...)
 {
-	return offset <= len && want_len <= len - offset &&
-	       !memcmp(data + offset, want, want_len);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, why_len, fmt, ap);
+	va_end(ap);
+	return ret;
 }
 
 /*
- * RFC 9580 5.5.2: the key packet body rebuilt from the answer (by the
- * kernel's own kernel/pgpk_rebuild.c) must be the octets at the offset the
- * parser named; without an offset, the modulus must at least occur.
+ * RFC 9580 5.5.2: the key packet body rebuilt from @m (by the kernel's
+ * own pgpk_rebuild_key()) is a whole top-level @tag packet at @offset.
  */
-static bool pgpk_key_bound(const struct pgpk_key_material *m, bool has_offset,
-			   u32 offset, const uint8_t *data, size_t len)
+static int pgpk_material_bound(const struct pgpk_key_material *m, bool has,
+			       u32 offset, u8 tag, const uint8_t *data,
+			       size_t len)
 {
-	size_t body_len;
+	size_t body_len = pgpk_rebuild_key(m, NULL);
 	uint8_t *body;
 	bool ok;
 
-	if (!has_offset)
-		return pgpk_contains(data, len, &m->rsa_n);
-	body_len = pgpk_rebuild_key_len(m);
+	if (!has)
+		return -EKEYREJECTED;
 	body = malloc(body_len);
 	if (!body)
-		return false;
-	ok = pgpk_rebuild_key(m, body) == body_len &&
-	     pgpk_is_at(data, len, offset, body, body_len);
+		return -ENOMEM;
+	pgpk_rebuild_key(m, body);
+	ok = pgpk_packet_at(data, len, offset, tag, body, body_len);
 	free(body);
-	return ok;
+	return ok ? 0 : -EKEYREJECTED;
+}
+
+int pgpk_key_bound(const struct pgpk_key *k, const uint8_t *data, size_t len,
+		   char *why, size_t why_len)
+{
+	const struct pgpk_sig *cert = &k->certification;
+	int ret;
+
+	ret = pgpk_material_bound(
+		&k->material, PGPK_HAS(k, PGPK_KEY_PACKET_OFFSET),
+		k->packet_offset,
+		k->subkey ? PGPK_TAG_PUBLIC_SUBKEY : PGPK_TAG_PUBLIC_KEY, data,
+		len);
+	if (ret)
+		return pgpk_unbound(ret, why, why_len,
+				    "%s packet not at the offset named (%u)",
+				    k->subkey ? "subkey" : "key",
+				    k->packet_offset);
+	if (k->subkey) {
+		ret = pgpk_material_bound(
+			&k->primary, PGPK_HAS(k, PGPK_KEY_PRIMARY_OFFSET),
+			k->primary_offset, PGPK_TAG_PUBLIC_KEY, data, len);
+		if (ret)
+			return pgpk_unbound(
+				ret, why, why_len,
+				"primary key packet not at the offset named (%u)",
+				k->primary_offset);
+	}
+	if (PGPK_HAS(k, PGPK_KEY_USER_ID) &&
+	    (!PGPK_HAS(k, PGPK_KEY_USER_ID_OFFSET) ||
+	     !pgpk_packet_at(data, len, k->user_id_offset, PGPK_TAG_USER_ID,
+			     k->user_id.data, k->user_id.len)))
+		return pgpk_unbound(
+			-EKEYREJECTED, why, why_len,
+			"user ID packet not at the offset named (%u)",
+			k->user_id_offset);
+	if (PGPK_HAS(k, PGPK_KEY_CERTIFICATION) &&
+	    (!PGPK_HAS(cert, PGPK_SIG_RSA_S_OFFSET) ||
+	     !pgpk_bytes_at(data, len, cert->rsa_s_offset, cert->rsa_s.data,
+			    cert->rsa_s.len)))
+		return pgpk_unbound(
+			-EKEYREJECTED, why, why_len,
+			"certification value not at the offset named (%u)",
+			cert->rsa_s_offset);
+	return 0;
 }
 
 /* Every signature's RSA value (RFC 9580 5.2.3.1) occurs in the input. */
 static bool pgpk_sigs_bound(const struct pgpk_canon *canon, const uint8_t *data,
 			    size_t len)
 {
-	struct pgpk_sig sig;
-	u32 pos = 0;
-	int ret;
+	u32 i;
 
-	if (!pgpk_contains(data, len, &canon->sig.rsa_s))
-		return false;
-	while (!(ret = pgpk_canon_next(&canon->more_signatures, &pos, &sig)))
-		if (!pgpk_contains(data, len, &sig.rsa_s))
+	for (i = 0; i <= canon->nr_more; i++)
+		if (!memmem(data, len, canon->sigs[i].rsa_s.data,
+			    canon->sigs[i].rsa_s.len))
 			return false;
-	return ret == -ENOENT;
-}
-
-static bool pgpk_answer_bound(const struct pgpk_canon *canon,
-			      enum pgpk_want want, const uint8_t *data,
-			      size_t len)
-{
-	const struct pgpk_key *key = &canon->key;
-
-	/*
-	 * A detached signature's packet is in the input verbatim.  A signed
-	 * message's may sit inside a compressed packet (RFC 9580 5.6): there
-	 * the kernel's own digest over the content is the only check.
-	 */
-	if (want == PGPK_WANT_SIG)
-		return PGPK_HAS(canon, PGPK_CANON_CONTENT) ||
-		       pgpk_sigs_bound(canon, data, len);
-	if (!pgpk_key_bound(&key->material,
-			    PGPK_HAS(key, PGPK_KEY_PACKET_OFFSET),
-			    key->packet_offset, data, len))
-		return false;
-	if (PGPK_HAS(key, PGPK_KEY_PRIMARY) &&
-	    !pgpk_key_bound(&key->primary,
-			    PGPK_HAS(key, PGPK_KEY_PRIMARY_OFFSET),
-			    key->primary_offset, data, len))
-		return false;
-	if (!PGPK_HAS(key, PGPK_KEY_USER_ID))
-		return true;
-	if (PGPK_HAS(key, PGPK_KEY_USER_ID_OFFSET))
-		return pgpk_is_at(data, len, key->user_id_offset,
-				  key->user_id.data, key->user_id.len);
-	return pgpk_contains(data, len, &key->user_id);
+	return true;
 }
 
 /*
  * The answer must be what was asked for and come from the bytes that were
- * submitted.  For binary input the broker does what the kernel will do:
- * the key packet (and primary key packet) rebuilt from the answer must sit
- * at the offsets the answer names, the user ID too; a detached signature's
- * RSA value must occur in the input.  Armored input is left to the kernel,
- * which dearmors before it compares: the broker does not dearmor.
+ * submitted.  A key: the kernel's own binding checks (pgpk_key_bound()),
+ * on binary input only (the kernel takes no ASCII armor), and for an
+ * upcall (no selection) the certificate's primary key, which is all the
+ * kernel takes.  A signature: a detached one's RSA values occur in
+ * binary input; a signed message's may sit inside a compressed packet
+ * (RFC 9580 5.6), where the digest over the content is the only check.
  */
 static int pgpk_check_answer(const struct pgpk_canon *canon,
 			     const struct pgpk_request *req,
 			     const uint8_t *data, size_t len, char *why,
 			     size_t why_len)
 {
-	bool binary = len && (data[0] & 0x80); /* RFC 9580 4.2 tag octet */
+	const struct pgpk_key *key = &canon->key;
+	char bound[256];
+	int ret;
 
-	if (req->want == PGPK_WANT_KEY && !PGPK_HAS(canon, PGPK_CANON_KEY)) {
+	if (req->want == PGPK_WANT_SIG) {
+		if (!PGPK_HAS(canon, PGPK_CANON_SIGNATURE)) {
+			snprintf(
+				why, why_len,
+				"parser answered a key, a signature was asked");
+			return EKEYREJECTED;
+		}
+		if (pgpk_is_binary(data, len) &&
+		    !PGPK_HAS(canon, PGPK_CANON_CONTENT) &&
+		    !pgpk_sigs_bound(canon, data, len)) {
+			snprintf(
+				why, why_len,
+				"parser answered a signature that is not in the submitted bytes");
+			return EKEYREJECTED;
+		}
+		return 0;
+	}
+	if (!PGPK_HAS(canon, PGPK_CANON_KEY)) {
 		snprintf(why, why_len,
-			 "parser answered a signature, a key "
-			 "was asked");
+			 "parser answered a signature, a key was asked");
 		return EKEYREJECTED;
 	}
-	if (req->want == PGPK_WANT_SIG &&
-	    !PGPK_HAS(canon, PGPK_CANON_SIGNATURE)) {
+	if (key->subkey && !req->select[0]) {
 		snprintf(why, why_len,
-			 "parser answered a key, a signature "
-			 "was asked");
+			 "parser answered a subkey, the primary key was asked");
 		return EKEYREJECTED;
 	}
-	if (binary && !pgpk_answer_bound(canon, req->want, data, len)) {
-		snprintf(why, why_len,
-			 "parser answered a %s that is not in "
-			 "the submitted bytes",
-			 req->want == PGPK_WANT_KEY ? "key" : "signature");
-		return EKEYREJECTED;
+	ret = pgpk_key_bound(key, data, len, bound, sizeof(bound));
+	if (ret) {
+		snprintf(
+			why, why_len,
+			"parser answered a key that is not in the submitted bytes: %s",
+			bound);
+		return -ret;
 	}
 	return 0;
+}
+
+/* Who vouches for the key (Key.certification): itself or another key. */
+static const char *pgpk_certifier_name(const struct pgpk_key *k, char *buf,
+				       size_t size)
+{
+	const struct pgpk_sig *c = &k->certification;
+	u8 fpr[PGPK_CANON_FPR_MAX], keyid[PGPK_CANON_KEYID_LEN];
+	size_t fpr_len, i, n;
+
+	if (!PGPK_HAS(k, PGPK_KEY_CERTIFICATION))
+		return "no certification";
+	if (c->type == 0x18 || c->type == 0x1f)
+		return c->type == 0x18 ? "its binding" :
+					 "its direct-key signature";
+	fpr_len = pgpk_canon_key_ids(&k->material, fpr, keyid);
+	if (PGPK_HAS(c, PGPK_SIG_ISSUER_FINGERPRINT) ?
+		    c->issuer_fingerprint.len == fpr_len &&
+			    !memcmp(c->issuer_fingerprint.data, fpr, fpr_len) :
+		    !PGPK_HAS(c, PGPK_SIG_ISSUER_KEY_ID) ||
+			    !memcmp(c->issuer_key_id.data, keyid,
+				    sizeof(keyid)))
+		return "its own certification";
+	n = (size_t)snprintf(buf, size, "certified by ");
+	if (PGPK_HAS(c, PGPK_SIG_ISSUER_FINGERPRINT))
+		for (i = 0; i < c->issuer_fingerprint.len && n + 3 <= size; i++)
+			n += (size_t)snprintf(buf + n, size - n, "%02X",
+					      c->issuer_fingerprint.data[i]);
+	else
+		for (i = 0; i < c->issuer_key_id.len && n + 3 <= size; i++)
+			n += (size_t)snprintf(buf + n, size - n, "%02X",
+					      c->issuer_key_id.data[i]);
+	return buf;
 }
 
 static void pgpk_describe_ok(const struct pgpk_canon *canon,
@@ -669,50 +719,73 @@ static void pgpk_describe_ok(const struct pgpk_canon *canon,
 			     size_t why_len)
 {
 	const struct pgpk_key_material *m = &canon->key.material;
+	const struct pgpk_sig *sig = &canon->sigs[0];
+	char certifier[96];
 	const char *hash;
 
 	if (want == PGPK_WANT_KEY) {
-		snprintf(why, why_len, "v%u %u-bit RSA %s, %zu octets",
+		snprintf(why, why_len, "v%u %u-bit RSA %s, %s, %zu octets",
 			 m->version, pgpk_be_bits(&m->rsa_n),
-			 canon->key.subkey ? "subkey" : "key", blob_len);
+			 canon->key.subkey ? "subkey" : "key",
+			 pgpk_certifier_name(&canon->key, certifier,
+					     sizeof(certifier)),
+			 blob_len);
 		return;
 	}
-	hash = pgpk_hash_name(canon->sig.hash_algorithm);
+	hash = pgpk_hash_name(sig->hash_algorithm);
 	snprintf(why, why_len,
 		 "v%u signature type 0x%02x %s%s (%u more), %zu octets",
-		 canon->sig.version, canon->sig.type, hash ? hash : "?",
+		 sig->version, sig->type, hash ? hash : "?",
 		 PGPK_HAS(canon, PGPK_CANON_CONTENT) ? " with content" : "",
-		 canon->more_signatures.count, blob_len);
+		 canon->nr_more, blob_len);
 }
 
-static bool pgpk_sha256_matches(const uint8_t *data, size_t len,
-				const uint8_t want[32])
-{
-	uint8_t md[EVP_MAX_MD_SIZE];
-	unsigned int md_len = 0;
-
-	return EVP_Digest(data, len, md, &md_len, EVP_sha256(), NULL) &&
-	       md_len == 32 && memcmp(md, want, 32) == 0;
-}
-
-/* Convert, re-validate, apply policy: the errno, or 0 with *blob set. */
-static int pgpk_broker_judge(const struct pgpk_broker *broker,
-			     const struct pgpk_sandbox *sb,
-			     const struct pgpk_request *req,
-			     const uint8_t *data, size_t len, int64_t now,
-			     struct pgpk_exchange *x, const uint8_t **blob,
-			     size_t *blob_len, struct pgpk_broker_result *res)
+/*
+ * Checks before any child: the input's size and, for a key, its form.
+ * Then the sandbox (@own, unless the broker has one) and the exchange.
+ * The errno, or 0 with the child's output in @x.
+ */
+static int pgpk_broker_exchange(const struct pgpk_broker *broker,
+				const struct pgpk_request *req,
+				const uint8_t *data, size_t len, int64_t now,
+				struct pgpk_sandbox *own,
+				struct pgpk_exchange *x,
+				struct pgpk_broker_result *res)
 {
 	const struct pgpk_policy *policy = broker->policy;
-	struct pgpk_canon_error cerr;
-	struct pgpk_canon canon;
+	const struct pgpk_sandbox *sb = broker->sandbox;
 	char *why = res->reason;
 	size_t why_len = sizeof(res->reason);
 	uint64_t start;
 	int ret;
 
+	if (len > policy->max_input) {
+		snprintf(why, why_len,
+			 "policy: input of %zu octets exceeds --max-input %zu",
+			 len, policy->max_input);
+		return EKEYREJECTED;
+	}
+	/* Offsets in an answer name octets of the input as submitted. */
+	if (req->want == PGPK_WANT_KEY && !pgpk_is_binary(data, len)) {
+		snprintf(
+			why, why_len,
+			"not binary OpenPGP (ASCII armor? the kernel takes none: gpg --dearmor, pgpk-helper import)");
+		return EBADMSG;
+	}
+	if (!sb) {
+		struct pgpk_sandbox_conf conf = {
+			.user = policy->sandbox_user,
+			.cpu_seconds = (policy->timeout_ms + 999) / 1000,
+		};
+
+		if (pgpk_sandbox_prepare(own, &conf, why, why_len))
+			return ECHILD;
+		sb = own;
+	}
 	start = pgpk_now_us();
-	x->answer_cap = policy->max_answer + PGPK_ANSWER_HDR;
+	/* Room for any frame the parser may write: the size bound of an
+	 * answer is the policy's, checked once it is decoded (EMSGSIZE). */
+	x->answer_cap = PGPK_MAX_BLOB + PGPK_ANSWER_HDR;
 	x->answer = malloc(x->answer_cap);
 	if (!x->answer) {
 		snprintf(why, why_len, "out of memory for the answer");
@@ -723,139 +796,178 @@ static int pgpk_broker_judge(const struct pgpk_broker *broker,
 		return -ret;
 	pgpk_exchange_run(x, data, len,
 			  start + (uint64_t)policy->timeout_ms * 1000);
-	ret = pgpk_exchange_verdict(x, policy->max_answer, blob, blob_len, why,
-				    why_len);
-	if (ret)
-		return ret;
-	res->answer_len = *blob_len;
-	/* The kernel's own decoder: if it would refuse, refuse now. */
-	if (pgpk_canon_decode(*blob, *blob_len, &canon, &cerr)) {
-		snprintf(why, why_len,
-			 "parser answer is not canonical: %s at "
-			 "octet %u (field %u)",
-			 pgpk_canon_reason_str(cerr.reason), cerr.offset,
-			 cerr.field);
-		return EBADMSG;
-	}
-	ret = pgpk_check_answer(&canon, req, data, len, why, why_len);
-	if (ret)
-		return ret;
-	ret = pgpk_policy_check(policy, &canon, req->want, now, why, why_len);
-	if (ret)
-		return -ret;
-	pgpk_describe_ok(&canon, req->want, *blob_len, why, why_len);
 	return 0;
 }
 
-/*
- * Hand the verdict to the ops: a verdict about the bytes is rejected for
- * --negative-timeout seconds (the kernel shares it with every requester
- * of these bytes), anything else for PGPK_POLICY_CIRCUMSTANCE_TIMEOUT
- * seconds, just long enough for this requester to be told his errno; the
- * kernel never serves it to the next one, who gets an upcall of his own.
- */
-static void pgpk_broker_hand_over(const struct pgpk_broker *broker, int error,
-				  bool about_bytes, const uint8_t *blob,
-				  size_t blob_len,
-				  struct pgpk_broker_result *res)
+/* Convert, re-validate, apply policy: the errno, or 0 with *blob set. */
+static int pgpk_broker_judge(const struct pgpk_broker *broker,
+			     const struct pgpk_request *req,
+			     const uint8_t *data, size_t len, int64_t now,
+			     struct pgpk_sandbox *own, struct pgpk_exchange *x,
+			     const uint8_t **blob, size_t *blob_len,
+			     struct pgpk_broker_result *res)
 {
 	const struct pgpk_policy *policy = broker->policy;
+	struct pgpk_canon_error cerr;
+	struct pgpk_canon *canon;
+	char *why = res->reason;
+	size_t why_len = sizeof(res->reason);
+	int ret;
 
+	ret = pgpk_broker_exchange(broker, req, data, len, now, own, x, res) ?:
+		      pgpk_exchange_verdict(x, blob, blob_len, why, why_len);
+	if (ret)
+		return ret;
+	res->answer_len = *blob_len;
+	canon = malloc(sizeof(*canon));
+	if (!canon) {
+		snprintf(why, why_len, "out of memory for the answer");
+		return ENOMEM;
+	}
+	/* The kernel's own decoder: if it would refuse, refuse now. */
+	if (pgpk_canon_decode(*blob, *blob_len, canon, &cerr)) {
+		snprintf(why, why_len,
+			 "parser answer is not canonical: %s at octet %u",
+			 cerr.why, cerr.offset);
+		ret = EBADMSG;
+	} else if (*blob_len > policy->max_answer) {
+		snprintf(
+			why, why_len,
+			"answer of %zu octets exceeds the %zu the kernel takes (user_preparse())",
+			*blob_len, policy->max_answer);
+		ret = EMSGSIZE;
+	} else {
+		ret = pgpk_check_answer(canon, req, data, len, why, why_len) ?:
+			      -pgpk_policy_check(policy, canon, req->want, now,
+						 why, why_len);
+	}
+	if (!ret)
+		pgpk_describe_ok(canon, req->want, *blob_len, why, why_len);
+	free(canon);
+	return ret;
+}
+
+/*
+ * Hand the verdict to the ops: the answer, or one rejection with its
+ * errno for PGPK_REJECT_TIMEOUT seconds (the kernel serves it to nobody
+ * but this requester).
+ */
+static void pgpk_broker_hand_over(const struct pgpk_broker *broker, int error,
+				  const uint8_t *blob, size_t blob_len,
+				  struct pgpk_broker_result *res)
+{
 	if (!error) {
 		res->ops_error = broker->ops->instantiate(broker->ops_ctx, blob,
 							  blob_len);
 		if (!res->ops_error)
 			return;
 		/*
-		 * The kernel refused the answer (the requester's key quota,
-		 * memory): that is this request's circumstance, not a
-		 * verdict about the bytes.  Still exactly one verdict, with
-		 * the kernel's own errno, or the requester would get the
-		 * kernel's ENOKEY (cached 60 s) once the helper exits.
+		 * The kernel refused the answer (memory, a key that timed
+		 * out meanwhile): still exactly one verdict, with the
+		 * kernel's own errno.
 		 */
 		error = pgpk_reject_errno(-res->ops_error);
-		about_bytes = false;
 		pgpk_append(res->reason, sizeof(res->reason),
 			    "; the kernel refused the answer: %s",
 			    strerror(-res->ops_error));
 	}
 	res->error = error;
-	res->timeout = about_bytes && pgpk_errno_is_verdict(error) ?
-			       policy->negative_timeout :
-			       PGPK_POLICY_CIRCUMSTANCE_TIMEOUT;
+	res->timeout = PGPK_REJECT_TIMEOUT;
 	res->ops_error =
 		broker->ops->reject(broker->ops_ctx, res->timeout, error);
+}
+
+/* What a run needs around its exchange: signals, the sandbox, cleanup. */
+struct pgpk_run {
+	struct pgpk_exchange x;
+	struct pgpk_sandbox own_sb;
+	struct sigaction old_pipe, old_chld;
+	int64_t now;
+	uint64_t start;
+};
+
+static void pgpk_run_begin(const struct pgpk_broker *broker,
+			   struct pgpk_run *run, struct pgpk_broker_result *res)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+
+	memset(res, 0, sizeof(*res));
+	memset(run, 0, sizeof(*run));
+	run->x = (struct pgpk_exchange){
+		.pid = -1,
+		.to_child = -1,
+		.from_child = -1,
+		.pidfd = -1,
+	};
+	run->now = broker->now ? broker->now : (int64_t)time(NULL);
+	run->start = pgpk_now_us();
+	/* A dead child must not kill us; it must stay reapable (SIGCHLD
+	 * ignored by whoever started us would auto-reap it). */
+	sigaction(SIGPIPE, &ign, &run->old_pipe);
+	sigaction(SIGCHLD, &dfl, &run->old_chld);
+}
+
+static void pgpk_run_end(struct pgpk_run *run)
+{
+	pgpk_exchange_end(&run->x);
+	free(run->x.answer);
+	pgpk_sandbox_release(&run->own_sb);
+	sigaction(SIGCHLD, &run->old_chld, NULL);
+	sigaction(SIGPIPE, &run->old_pipe, NULL);
 }
 
 int pgpk_broker_run(const struct pgpk_broker *broker,
 		    const struct pgpk_request *req, const uint8_t *data,
 		    size_t len, struct pgpk_broker_result *res)
 {
-	const struct pgpk_policy *policy = broker->policy;
-	struct pgpk_exchange x = {
-		.pid = -1,
-		.to_child = -1,
-		.from_child = -1,
-		.pidfd = -1,
-	};
-	struct pgpk_sandbox own_sb = { 0 };
-	const struct pgpk_sandbox *sb = broker->sandbox;
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old_pipe;
-	struct sigaction dfl = { .sa_handler = SIG_DFL }, old_chld;
 	const uint8_t *blob = NULL;
 	size_t blob_len = 0;
-	int64_t now = broker->now ? broker->now : (int64_t)time(NULL);
-	uint64_t start = pgpk_now_us();
-	bool about_bytes = true;
+	struct pgpk_run run;
 	int error;
 
-	memset(res, 0, sizeof(*res));
-	/* A dead child must not kill us; it must stay reapable (SIGCHLD
-	 * ignored by whoever started us would auto-reap it). */
-	sigaction(SIGPIPE, &ign, &old_pipe);
-	sigaction(SIGCHLD, &dfl, &old_chld);
-	if (len > policy->max_input) {
-		snprintf(res->reason, sizeof(res->reason),
-			 "policy: input of %zu octets exceeds --max-input %zu",
-			 len, policy->max_input);
-		error = EKEYREJECTED;
-		goto verdict;
-	}
-	if (!pgpk_sha256_matches(data, len, req->sha256)) {
-		/* Not the bytes the description names: nothing to say
-		 * about those, so nothing to cache under their name. */
-		snprintf(res->reason, sizeof(res->reason),
-			 "callout data does not match the SHA-256 in the "
-			 "description");
-		error = EBADMSG;
-		about_bytes = false;
-		goto verdict;
-	}
-	if (!sb) {
-		struct pgpk_sandbox_conf conf = {
-			.user = policy->sandbox_user,
-			.cpu_seconds = (policy->timeout_ms + 999) / 1000,
-		};
-
-		if (pgpk_sandbox_prepare(&own_sb, &conf, res->reason,
-					 sizeof(res->reason))) {
-			error = ECHILD;
-			goto verdict;
-		}
-		sb = &own_sb;
-	}
-	error = pgpk_broker_judge(broker, sb, req, data, len, now, &x, &blob,
-				  &blob_len, res);
-
-verdict:
-	res->elapsed_us = pgpk_now_us() - start;
-	pgpk_broker_hand_over(broker, error, about_bytes, blob, blob_len, res);
-	pgpk_exchange_end(&x);
-	free(x.answer);
-	pgpk_sandbox_release(&own_sb);
-	sigaction(SIGCHLD, &old_chld, NULL);
-	sigaction(SIGPIPE, &old_pipe, NULL);
+	pgpk_run_begin(broker, &run, res);
+	error = pgpk_broker_judge(broker, req, data, len, run.now, &run.own_sb,
+				  &run.x, &blob, &blob_len, res);
+	res->elapsed_us = pgpk_now_us() - run.start;
+	pgpk_broker_hand_over(broker, error, blob, blob_len, res);
+	pgpk_run_end(&run);
 	return res->error;
+}
+
+int pgpk_broker_frames(const struct pgpk_broker *broker,
+		       const struct pgpk_request *req, const uint8_t *data,
+		       size_t len,
+		       void (*each)(void *ctx, int status,
+				    const uint8_t *payload, size_t n),
+		       void *ctx, struct pgpk_broker_result *res)
+{
+	const uint8_t *payload;
+	uint32_t status, plen;
+	struct pgpk_run run;
+	size_t pos = 0;
+	int error;
+
+	pgpk_run_begin(broker, &run, res);
+	error = pgpk_broker_exchange(broker, req, data, len, run.now, &run.own_sb, &run.x, res) ?:
+			pgpk_exchange_ended(&run.x, res->reason,
+					    sizeof(res->reason));
+	/* At least one frame, every one well formed before any is used. */
+	if (!error && !run.x.answer_len)
+		error = pgpk_frame_next(&run.x, &pos, &status, &payload, &plen,
+					res->reason, sizeof(res->reason));
+	while (!error && pos < run.x.answer_len)
+		error = pgpk_frame_next(&run.x, &pos, &status, &payload, &plen,
+					res->reason, sizeof(res->reason));
+	for (pos = 0; !error && pos < run.x.answer_len;) {
+		pgpk_frame_next(&run.x, &pos, &status, &payload, &plen,
+				res->reason, sizeof(res->reason));
+		each(ctx, (int)status, payload, plen);
+	}
+	res->error = error;
+	res->elapsed_us = pgpk_now_us() - run.start;
+	pgpk_run_end(&run);
+	return error;
 }
 
 static int pgpk_capture_instantiate(void *ctx, const uint8_t *blob, size_t len)

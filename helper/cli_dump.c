@@ -6,16 +6,15 @@
  * strict decoder (//kernel:canon): what this prints is what the kernel
  * would see.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-
 #include "helper/commands.h"
-#include "kernel/pgpk_canon.h"
-#include "kernel/pgpk_rebuild.h"
+#include "helper/pgpk_canon_key.h"
+#include "proto/pgpk_fields.h"
 
 struct pgpk_dump {
 	FILE *out;
@@ -82,12 +81,6 @@ static void pgpk_dump_text(struct pgpk_dump *d, const char *name,
 	fprintf(d->out, d->json ? "\"" : "\"\n");
 }
 
-/* RFC 9580 5.5.4: v4 key ID = last 8 octets, v6 = first 8. */
-static const u8 *pgpk_dump_keyid(const u8 *fpr, unsigned int n, u32 version)
-{
-	return version == 6 ? fpr : fpr + n - 8;
-}
-
 static void pgpk_dump_open(struct pgpk_dump *d, const char *name)
 {
 	pgpk_dump_name(d, name);
@@ -137,90 +130,47 @@ static void pgpk_dump_sig(struct pgpk_dump *d, const char *name,
 		pgpk_dump_hex(d, "issuer_key_id", &s->issuer_key_id);
 	if (PGPK_HAS(s, PGPK_SIG_ISSUER_FINGERPRINT))
 		pgpk_dump_hex(d, "issuer_fingerprint", &s->issuer_fingerprint);
+	if (PGPK_HAS(s, PGPK_SIG_RSA_S_OFFSET))
+		pgpk_dump_u64(d, "rsa_s_offset", s->rsa_s_offset);
 	pgpk_dump_close(d);
 }
 
-/*
- * Fingerprint of the rebuilt key packet (RFC 9580 5.5.4: v4 SHA-1, v6
- * SHA-256), as the kernel computes it.  Returns its length, 0 on error.
- */
-/* A repeated Signature field, element by element as the kernel reads it. */
+/* Signatures of a document, in order, as the kernel reads them. */
 static void pgpk_dump_sigs(struct pgpk_dump *d, const char *name,
-			   const struct pgpk_repeated *r)
+			   const struct pgpk_sig *sigs, u32 n)
 {
-	struct pgpk_sig s;
-	u32 pos = 0;
+	u32 i;
 
 	pgpk_dump_name(d, name);
 	fputs(d->json ? "[" : "\n", d->out);
 	d->depth++;
 	d->first = true;
-	while (!pgpk_canon_next(r, &pos, &s))
-		pgpk_dump_sig(d, NULL, &s);
+	for (i = 0; i < n; i++)
+		pgpk_dump_sig(d, NULL, &sigs[i]);
 	d->depth--;
 	if (d->json)
 		fputc(']', d->out);
 	d->first = false;
 }
 
-static unsigned int pgpk_dump_fpr(const struct pgpk_key_material *m, u8 *fpr)
-{
-	size_t blen = pgpk_rebuild_key_len(m);
-	u8 prefix[PGPK_PREFIX_MAX], *body = malloc(blen ? blen : 1);
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	unsigned int n = 0;
-	size_t plen;
-
-	if (!body || !ctx)
-		goto out_free;
-	pgpk_rebuild_key(m, body);
-	plen = pgpk_rebuild_key_prefix(m, blen, prefix);
-	if (!EVP_DigestInit_ex(ctx, m->version == 6 ? EVP_sha256() : EVP_sha1(),
-			       NULL) ||
-	    !EVP_DigestUpdate(ctx, prefix, plen) ||
-	    !EVP_DigestUpdate(ctx, body, blen) ||
-	    !EVP_DigestFinal_ex(ctx, fpr, &n))
-		n = 0;
-out_free:
-	EVP_MD_CTX_free(ctx);
-	free(body);
-	return n;
-}
-
-/* The fingerprint, key ID and (with a user ID) the key description the
- * 2022 patch set builds: user ID cut at '(' and trailing spaces, a space,
- * the last 8 hex digits of the key ID in lower case. */
+/*
+ * The fingerprint and key ID the kernel computes from the rebuilt key
+ * packet, and the description pgpk-helper import gives the key.
+ */
 static void pgpk_dump_ids(struct pgpk_dump *d, const struct pgpk_key *k)
 {
-	u8 fpr[EVP_MAX_MD_SIZE];
+	u8 fpr[PGPK_CANON_FPR_MAX], keyid[PGPK_CANON_KEYID_LEN];
 	struct pgpk_bytes b = { .data = fpr };
-	unsigned int n = pgpk_dump_fpr(&k->material, fpr);
-	const u8 *kid;
-	u32 ulen;
-	char desc[300];
+	char desc[PGPK_CANON_DESC_MAX];
 
-	if (!n)
+	b.len = (u32)pgpk_canon_key_ids(&k->material, fpr, keyid);
+	if (!b.len)
 		return;
-	b.len = n;
 	pgpk_dump_hex(d, "fingerprint", &b);
-	kid = pgpk_dump_keyid(fpr, n, k->material.version);
-	b.data = kid;
-	b.len = 8;
+	b.data = keyid;
+	b.len = sizeof(keyid);
 	pgpk_dump_hex(d, "key_id", &b);
-	if (!PGPK_HAS(k, PGPK_KEY_USER_ID))
-		return;
-	ulen = k->user_id.len;
-	for (u32 i = 0; i < k->user_id.len; i++)
-		if (k->user_id.data[i] == '(') {
-			ulen = i;
-			break;
-		}
-	while (ulen && k->user_id.data[ulen - 1] == ' ')
-		ulen--;
-	if (ulen > 255 - 9)
-		ulen = 255 - 9;
-	snprintf(desc, sizeof(desc), "%.*s %02x%02x%02x%02x", (int)ulen,
-		 (const char *)k->user_id.data, kid[4], kid[5], kid[6], kid[7]);
+	pgpk_canon_key_description(k, keyid, desc, sizeof(desc));
 	b.data = (const u8 *)desc;
 	b.len = (u32)strlen(desc);
 	pgpk_dump_text(d, "description", &b);
@@ -249,8 +199,6 @@ static void pgpk_dump_key(struct pgpk_dump *d, const struct pgpk_key *k)
 		pgpk_dump_u64(d, "primary_offset", k->primary_offset);
 	if (PGPK_HAS(k, PGPK_KEY_CERTIFICATION))
 		pgpk_dump_sig(d, "certification", &k->certification);
-	if (PGPK_HAS(k, PGPK_KEY_THIRD_PARTY))
-		pgpk_dump_sigs(d, "third_party", &k->third_party);
 	if (PGPK_HAS(k, PGPK_KEY_BOUND))
 		pgpk_dump_u64(d, "bound", k->bound);
 	if (PGPK_HAS(k, PGPK_KEY_SOFT_REVOKED))
@@ -262,7 +210,7 @@ int pgpk_cmd_dump(int argc, char **argv)
 {
 	struct pgpk_dump d = { .out = stdout, .first = true };
 	struct pgpk_canon_error cerr = { 0 };
-	struct pgpk_canon canon;
+	struct pgpk_canon *canon = NULL;
 	const char *path = NULL;
 	uint8_t *data;
 	size_t len;
@@ -280,29 +228,32 @@ int pgpk_cmd_dump(int argc, char **argv)
 		goto usage;
 	if (pgpk_cli_read_file(path, &data, &len))
 		return 2;
-	ret = pgpk_canon_decode(data, len, &canon, &cerr);
+	canon = malloc(sizeof(*canon));
+	ret = canon ? pgpk_canon_decode(data, len, canon, &cerr) : -ENOMEM;
 	if (ret) {
 		fprintf(stderr,
-			"pgpk-helper: dump: %s: not a canonical blob: %s at offset %u (field %u)\n",
-			path, pgpk_canon_reason_str(cerr.reason), cerr.offset,
-			cerr.field);
+			"pgpk-helper: dump: %s: not a canonical blob: %s at offset %u\n",
+			path, canon ? cerr.why : "out of memory", cerr.offset);
+		free(canon);
 		free(data);
 		return 2;
 	}
 	if (d.json)
 		fputc('{', d.out);
-	if (PGPK_HAS(&canon, PGPK_CANON_KEY))
-		pgpk_dump_key(&d, &canon.key);
-	if (PGPK_HAS(&canon, PGPK_CANON_SIGNATURE))
-		pgpk_dump_sig(&d, "signature", &canon.sig);
-	if (PGPK_HAS(&canon, PGPK_CANON_CONTENT)) {
+	if (PGPK_HAS(canon, PGPK_CANON_KEY))
+		pgpk_dump_key(&d, &canon->key);
+	if (PGPK_HAS(canon, PGPK_CANON_SIGNATURE))
+		pgpk_dump_sig(&d, "signature", &canon->sigs[0]);
+	if (PGPK_HAS(canon, PGPK_CANON_CONTENT)) {
 		pgpk_dump_name(&d, "content_length");
-		fprintf(d.out, d.json ? "%u" : "%u\n", canon.content.len);
+		fprintf(d.out, d.json ? "%u" : "%u\n", canon->content.len);
 	}
-	if (PGPK_HAS(&canon, PGPK_CANON_MORE_SIGNATURES))
-		pgpk_dump_sigs(&d, "more_signatures", &canon.more_signatures);
+	if (PGPK_HAS(canon, PGPK_CANON_MORE_SIGNATURES))
+		pgpk_dump_sigs(&d, "more_signatures", &canon->sigs[1],
+			       canon->nr_more);
 	if (d.json)
 		fputs("}\n", d.out);
+	free(canon);
 	free(data);
 	return fflush(stdout) ? 2 : 0;
 

@@ -42,9 +42,9 @@
 
 #include "helper/commands.h"
 #include "helper/pgpk_broker.h"
+#include "helper/pgpk_canon_key.h"
 #include "helper/pgpk_child.h"
-#include "kernel/pgpk_ima.h"
-#include "kernel/pgpk_rebuild.h"
+#include "proto/pgpk_fields.h"
 
 /* include/uapi/linux/hash_info.h and security/integrity/integrity.h */
 #define PGPK_IMA_XATTR_DIGSIG 3 /* EVM_IMA_XATTR_DIGSIG */
@@ -176,13 +176,11 @@ static int pgpk_ima_convert(const uint8_t *cert, size_t cert_len,
 	struct pgpk_canon_error err;
 	struct pgpk_broker_result res;
 	struct pgpk_request req;
-	unsigned int md_len;
 
 	pgpk_policy_default(&policy);
 	memset(&req, 0, sizeof(req));
 	req.want = PGPK_WANT_KEY;
 	snprintf(req.select, sizeof(req.select), "%s", fpr_hex);
-	EVP_Digest(cert, cert_len, req.sha256, &md_len, EVP_sha256(), NULL);
 	pgpk_broker_run(&broker, &req, cert, cert_len, &res);
 	if (res.error || !cap.blob) {
 		snprintf(why, why_len, "%s: %s", pgpk_errno_name(res.error),
@@ -201,66 +199,43 @@ static int pgpk_ima_convert(const uint8_t *cert, size_t cert_len,
 }
 
 /*
- * The test the kernel makes (pgpk_key.c): the mark is one whole subpacket
- * of the binding signature's hashed area.
+ * The test the kernel makes (pgpk_key.c, pgpk_sig.c): the mark is one
+ * whole subpacket of the binding signature's hashed area, found by the
+ * kernel's own walk of its framing (pgpk_hashed_walk()).
  */
 static bool pgpk_ima_marked(const struct pgpk_key *k)
 {
 	static const uint8_t mark[PGPK_IMA_MARK_LEN] = PGPK_IMA_MARK_INIT;
 	const struct pgpk_bytes *area = &k->certification.hashed_area;
-	const uint8_t *p = area->data, *end = p + area->len, *head;
-	uint32_t n;
+	struct pgpk_hashed h;
 
-	if (!k->subkey || !PGPK_HAS(k, PGPK_KEY_CERTIFICATION) ||
-	    k->certification.type != 0x18)
-		return false;
-	while (p < end) {
-		head = p;
-		if (!pgpk_rebuild_subpacket(&p, end, &n))
-			return false;
-		if ((size_t)(p + n - head) == sizeof(mark) &&
-		    !memcmp(head, mark, sizeof(mark)))
-			return true;
-		p += n;
-	}
-	return false;
+	return k->subkey && PGPK_HAS(k, PGPK_KEY_CERTIFICATION) &&
+	       k->certification.type == 0x18 &&
+	       pgpk_hashed_walk(area->data, area->len, mark, sizeof(mark),
+				&h) &&
+	       h.marked;
 }
 
 /*
- * Key ID (RFC 9580 5.5.4) and keygrip (libgcrypt: SHA-1 of n as an
- * unsigned MPI with a 0x00 before a set top bit) from the canonical key.
+ * Key ID (RFC 9580 5.5.4, as the kernel computes it) and keygrip
+ * (libgcrypt: SHA-1 of n as an unsigned MPI with a 0x00 before a set top
+ * bit) from the canonical key.
  */
 static int pgpk_ima_identify(struct pgpk_ima_key *key)
 {
 	const struct pgpk_key_material *m = &key->canon.key.material;
-	uint8_t prefix[PGPK_PREFIX_MAX], fpr[EVP_MAX_MD_SIZE], zero = 0;
-	size_t len = pgpk_rebuild_key_len(m), plen;
-	unsigned int fpr_len = 0, grip_len = 0;
+	uint8_t fpr[PGPK_CANON_FPR_MAX], zero = 0;
+	unsigned int grip_len = 0;
 	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	uint8_t *body = malloc(len);
 	bool ok;
 
-	ok = ctx && body;
-	if (ok) {
-		pgpk_rebuild_key(m, body);
-		plen = pgpk_rebuild_key_prefix(m, len, prefix);
-		ok = EVP_DigestInit_ex(
-			     ctx, m->version == 6 ? EVP_sha256() : EVP_sha1(),
-			     NULL) &&
-		     EVP_DigestUpdate(ctx, prefix, plen) &&
-		     EVP_DigestUpdate(ctx, body, len) &&
-		     EVP_DigestFinal_ex(ctx, fpr, &fpr_len) &&
-		     EVP_DigestInit_ex(ctx, EVP_sha1(), NULL) &&
-		     ((m->rsa_n.data[0] & 0x80) == 0 ||
-		      EVP_DigestUpdate(ctx, &zero, 1)) &&
-		     EVP_DigestUpdate(ctx, m->rsa_n.data, m->rsa_n.len) &&
-		     EVP_DigestFinal_ex(ctx, key->grip, &grip_len);
-	}
-	if (ok)
-		memcpy(key->keyid, m->version == 6 ? fpr : fpr + fpr_len - 8,
-		       8);
+	ok = ctx && pgpk_canon_key_ids(m, fpr, key->keyid) &&
+	     EVP_DigestInit_ex(ctx, EVP_sha1(), NULL) &&
+	     ((m->rsa_n.data[0] & 0x80) == 0 ||
+	      EVP_DigestUpdate(ctx, &zero, 1)) &&
+	     EVP_DigestUpdate(ctx, m->rsa_n.data, m->rsa_n.len) &&
+	     EVP_DigestFinal_ex(ctx, key->grip, &grip_len);
 	EVP_MD_CTX_free(ctx);
-	free(body);
 	return ok ? 0 : -ENOMEM;
 }
 

@@ -25,12 +25,15 @@ struct pgpk_command {
 
 /* Parsing CLI (helper/cli_*.c). */
 int pgpk_cmd_list(int argc, char **argv);
+int pgpk_cmd_convert(int argc, char **argv);
 int pgpk_cmd_key(int argc, char **argv);
 int pgpk_cmd_sig(int argc, char **argv);
 int pgpk_cmd_dump(int argc, char **argv);
-int pgpk_cmd_bundle(int argc, char **argv);
 
-/* Every valid RSA key of certificates into the kernel (helper/cli_import.c). */
+/*
+ * Whole certificates into the kernel: each primary key through the
+ * upcall, each signing subkey as a canonical key (helper/cli_import.c).
+ */
 int pgpk_cmd_import(int argc, char **argv);
 
 /* User-space reference of the kernel's signature check (helper/verify.c). */

@@ -7,18 +7,17 @@
  *
  * pgpk-helper sandbox-policy: print the parser's seccomp allowlist.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-
+#include "helper/pgpk_anchors.h"
 #include "helper/pgpk_broker.h"
 #include "helper/pgpk_child.h"
 #include "helper/pgpk_runtime.h"
+#include "proto/pgpk_fields.h"
 
 struct pgpk_debug {
 	bool hex;
@@ -58,28 +57,16 @@ static void pgpk_print_sig(const char *label, const struct pgpk_sig *s)
 			       &s->issuer_fingerprint);
 	else if (PGPK_HAS(s, PGPK_SIG_ISSUER_KEY_ID))
 		pgpk_print_hex("  issuer key ID: ", &s->issuer_key_id);
-}
-
-/*
- * A repeated Signature field (Key.third_party, Canonical.more_signatures),
- * each element decoded again as the kernel does.
- */
-static void pgpk_print_sigs(const char *name, const struct pgpk_repeated *r)
-{
-	struct pgpk_sig s;
-	char label[48];
-	u32 pos = 0, i = 0;
-
-	while (!pgpk_canon_next(r, &pos, &s)) {
-		snprintf(label, sizeof(label), "%s[%u]", name, i++);
-		pgpk_print_sig(label, &s);
-	}
+	if (PGPK_HAS(s, PGPK_SIG_RSA_S_OFFSET))
+		printf("  value at octet %u\n", s->rsa_s_offset);
 }
 
 /* A readable summary of a blob the strict decoder accepted. */
 static void pgpk_print_canon(const struct pgpk_canon *c)
 {
 	const struct pgpk_key *k = &c->key;
+	char label[48];
+	u32 i;
 
 	if (PGPK_HAS(c, PGPK_CANON_KEY)) {
 		pgpk_print_material(k->subkey ? "subkey" : "key", &k->material);
@@ -104,28 +91,28 @@ static void pgpk_print_canon(const struct pgpk_canon *c)
 		}
 		if (PGPK_HAS(k, PGPK_KEY_CERTIFICATION))
 			pgpk_print_sig("  certification", &k->certification);
-		if (k->third_party.count)
-			printf("  %u third-party candidates, newest first\n",
-			       k->third_party.count);
-		pgpk_print_sigs("  third_party", &k->third_party);
 	}
 	if (PGPK_HAS(c, PGPK_CANON_SIGNATURE))
-		pgpk_print_sig("signature", &c->sig);
+		pgpk_print_sig("signature", &c->sigs[0]);
 	if (PGPK_HAS(c, PGPK_CANON_CONTENT))
 		printf("content: %u octets\n", c->content.len);
-	pgpk_print_sigs("more_signatures", &c->more_signatures);
+	for (i = 1; i <= c->nr_more; i++) {
+		snprintf(label, sizeof(label), "more_signatures[%u]", i - 1);
+		pgpk_print_sig(label, &c->sigs[i]);
+	}
 }
 
 static int pgpk_debug_instantiate(void *ctx, const uint8_t *blob, size_t len)
 {
 	const struct pgpk_debug *dbg = ctx;
 	struct pgpk_canon_error err;
-	struct pgpk_canon canon;
+	struct pgpk_canon *canon = malloc(sizeof(*canon));
 	size_t i;
 
 	printf("canonical blob: %zu octets\n", len);
-	if (pgpk_canon_decode(blob, len, &canon, &err) == 0)
-		pgpk_print_canon(&canon);
+	if (canon && pgpk_canon_decode(blob, len, canon, &err) == 0)
+		pgpk_print_canon(canon);
+	free(canon);
 	if (dbg->hex) {
 		for (i = 0; i < len; i++)
 			printf("%02x%s", blob[i],
@@ -166,13 +153,14 @@ static uint8_t *pgpk_read_file(const char *path, size_t max, size_t *len)
 static void pgpk_debug_usage(void)
 {
 	fprintf(stderr, "usage: pgpk-helper debug [--select HEX] [--hex] "
-			"[options] key|sig FILE\n");
+			"[--anchors DIR] [options] key|sig FILE\n");
 	pgpk_policy_usage(stderr);
 }
 
 int pgpk_cmd_debug(int argc, char **argv)
 {
 	struct pgpk_debug dbg = { .hex = false };
+	struct pgpk_anchor_set anchors = { 0 };
 	struct pgpk_policy policy;
 	struct pgpk_broker broker = {
 		.policy = &policy,
@@ -181,10 +169,9 @@ int pgpk_cmd_debug(int argc, char **argv)
 		.child = pgpk_child_convert,
 	};
 	struct pgpk_broker_result res;
-	struct pgpk_request req;
-	const char *kind = NULL, *path = NULL, *select = NULL;
-	unsigned int md_len;
-	char desc[160], why[256];
+	struct pgpk_request req = { .want = PGPK_WANT_KEY };
+	const char *kind = NULL, *path = NULL, *select = NULL, *dir = NULL;
+	char note[320];
 	uint8_t *data;
 	size_t len = 0;
 	int i, r;
@@ -192,6 +179,8 @@ int pgpk_cmd_debug(int argc, char **argv)
 	pgpk_policy_default(&policy);
 	for (i = 1; i < argc;) {
 		r = pgpk_policy_option(&policy, argc, argv, &i, stderr);
+		if (!r)
+			r = pgpk_anchors_option(argc, argv, &i, &dir);
 		if (r < 0)
 			return 2;
 		if (r > 0)
@@ -209,34 +198,28 @@ int pgpk_cmd_debug(int argc, char **argv)
 		i++;
 	}
 	if (!kind || !path ||
-	    (strcmp(kind, "key") != 0 && strcmp(kind, "sig") != 0))
+	    (strcmp(kind, "key") != 0 && strcmp(kind, "sig") != 0) ||
+	    (select && strlen(select) >= sizeof(req.select)))
 		goto usage;
 	data = pgpk_read_file(path, policy.max_input, &len);
 	if (!data) {
 		fprintf(stderr, "debug: %s: %s\n", path, strerror(errno));
 		return 2;
 	}
-	/* The description the kernel would have sent for these bytes. */
-	memset(&req, 0, sizeof(req));
-	EVP_Digest(data, len, req.sha256, &md_len, EVP_sha256(), NULL);
-	r = snprintf(desc, sizeof(desc), "%s:", kind);
-	for (i = 0; i < 32; i++)
-		r += snprintf(desc + r, sizeof(desc) - (size_t)r, "%02x",
-			      req.sha256[i]);
-	if (select) {
-		/* The kernel sends the selector in uppercase hex. */
-		desc[r++] = ':';
-		for (i = 0; select[i] && r + 1 < (int)sizeof(desc); i++)
-			desc[r++] = (char)toupper((unsigned char)select[i]);
-		desc[r] = '\0';
-	}
-	printf("request: %s (%zu octets)\n", desc, len);
-	if (pgpk_request_parse(desc, &req, why, sizeof(why))) {
-		fprintf(stderr, "debug: %s\n", why);
-		free(data);
-		return 2;
-	}
+	req.want = kind[0] == 'k' ? PGPK_WANT_KEY : PGPK_WANT_SIG;
+	if (select)
+		strcpy(req.select, select);
+	if (pgpk_anchors_read(dir, &anchors, note, sizeof(note)) ||
+	    anchors.skipped)
+		fprintf(stderr, "debug: %s (%zu skipped)\n", note,
+			anchors.skipped);
+	broker.anchors = anchors.files;
+	broker.nanchors = anchors.n;
+	printf("request: %s%s%s, %zu octets, %zu anchor file%s\n", kind,
+	       select ? " " : "", select ? select : "", len, anchors.n,
+	       anchors.n == 1 ? "" : "s");
 	pgpk_broker_run(&broker, &req, data, len, &res);
+	pgpk_anchors_release(&anchors);
 	free(data);
 	fflush(stdout);
 	if (res.error) {

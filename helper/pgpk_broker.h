@@ -4,50 +4,49 @@
  *
  *   broker (root, or the caller)            parser child (own uid, seccomp)
  *   ---------------------------            ------------------------------
- *   request description, blob
+ *   request description, OpenPGP bytes,
+ *   the trust anchors' files (root's
+ *   configuration, read here)
  *   pgpk_sandbox_prepare()
  *   fork() ------------------------------> pgpk_sandbox_enter()
+ *     (the anchors' octets are in the      the anchors: in its memory,
+ *     child's memory, copied by fork)      as the broker read them
  *   input pipe  ---- OpenPGP bytes ------> read fd 0 until EOF
  *                                          child work (pgpk_convert())
  *   output pipe <--- framed answer ------- write fd 1, _exit()
  *   watchdog, size bound, reap
- *   pgpk_canon_decode() (the kernel's decoder), kind + binding checks,
- *   policy -> ops->instantiate() or ops->reject(errno)
+ *   pgpk_canon_decode() (the kernel's decoder), kind, size and binding
+ *   checks (the kernel's pgpk_packet_at(), pgpk_bytes_at()), policy
+ *   -> ops->instantiate() or ops->reject(errno)
  *
  * Answer frame (all integers big-endian), written by pgpk_answer_write():
  *   "PGKA"  u32 status  u32 length  payload[length]
  * status 0: payload is a canonical blob; status = a positive errno
  * (EBADMSG, ENOPKG, ENOKEY, EKEYREJECTED, EKEYEXPIRED, ENOMEM): payload is
- * the parser's message, printable text.  ENOMEM is passed on as ENOMEM,
- * not cached.
+ * the parser's message, printable text.  A request answers one frame
+ * (pgpk_broker_run()); pgpk-helper import's children answer one frame per
+ * key of their certificate (pgpk_broker_frames()).
  *
- * Errnos given to reject (fixed meanings), and for how long.  A verdict
- * about the submitted bytes is the same for every requester: it is
- * rejected for --negative-timeout seconds and the kernel shares it from
- * its cache.  Anything that depends on this request's circumstances (the
- * requester's key quota, a signal, a time-out, a resource limit, memory,
- * fork) is rejected for PGPK_POLICY_CIRCUMSTANCE_TIMEOUT (2) seconds, so
- * that this requester is told his errno (with 0 the kernel would tell him
- * ENOKEY), and the kernel serves it to nobody else: the next requester
- * gets an upcall of his own.  pgpk_errno_is_verdict() is the list;
- * kernel/pgpk_upcall.c keeps the same one and enforces it.
+ * The kernel caches nothing and shares no answer: each request is its
+ * requester's own, in a keyring of its own (kernel/pgpk_key.c), and the
+ * kernel waits for it at most upcall_timeout seconds (ETIMEDOUT).  Every
+ * rejection is therefore given for PGPK_REJECT_TIMEOUT seconds, whatever
+ * its errno, just long enough for the requester to read it.  Errnos
+ * (fixed meanings):
  *
- *   verdicts, cached:
- *   EBADMSG       malformed input (parser verdict), or an answer that the
- *                 strict decoder refuses
- *   ENOPKG        unsupported algorithm or version (parser verdict)
- *   EKEYREJECTED  bad self-signature (parser verdict), a policy rule, an
- *                 input over --max-input, or an answer that is not what
- *                 was asked (wrong kind, not bound to the submitted bytes)
+ *   EBADMSG       malformed input (parser), an answer that the strict
+ *                 decoder refuses, a description that is not
+ *                 "key:<32 hex digits>", input that is not binary OpenPGP
+ *   ENOPKG        unsupported algorithm or version (parser)
+ *   EKEYREJECTED  bad self-signature (parser), a policy rule, an input
+ *                 over --max-input, a bad command line, or an answer that
+ *                 is not what was asked (not the primary key, not bound to
+ *                 the submitted bytes)
  *   EKEYEXPIRED   expired key or signature (policy)
- *   EMSGSIZE      (reserved: too big; the kernel treats it as a verdict)
- *   not cached:
- *   ENOKEY        no (selected) key in the input (parser): about the
- *                 bytes, but request_key() makes the same errno when the
- *                 helper cannot run at all, so the kernel shares neither
- *
- *   circumstances, not cached (timeout 2, never shared by pgpk.ko):
- *   ETIMEDOUT     the parser did not finish within the watchdog time
+ *   EMSGSIZE      an answer over the policy's max_answer: 32767 octets,
+ *                 what the kernel stores with user_preparse()
+ *   ENOKEY        no (selected) key in the input (parser)
+ *   ETIMEDOUT     the parser did not finish within --timeout-ms
  *   ECHILD        the parser died (any signal: SIGKILL from outside or
  *                 the CPU limit, SIGSYS from the seccomp filter, a
  *                 crash), exited without an answer, broke the answer
@@ -56,10 +55,7 @@
  *   ENOMEM        the parser (under its address-space limit) or the
  *                 broker ran out of memory
  *   EAGAIN, EMFILE, ENFILE  fork or pipe failed
- *   the kernel's errno  keyctl_instantiate() refused the answer (EDQUOT:
- *                 the requester's key quota; ENOMEM)
- *   EBADMSG       the callout data is not the bytes the description names
- *                 (SHA-256 mismatch): nothing to say about those bytes
+ *   the kernel's errno  keyctl_instantiate() refused the answer
  */
 #ifndef PGPK_BROKER_H
 #define PGPK_BROKER_H
@@ -76,17 +72,26 @@
 #define PGPK_ANSWER_HDR 12
 #define PGPK_ANSWER_MAX_MSG 1024
 #define PGPK_SELECT_MAX 64 /* v6 fingerprint, in hex */
+/*
+ * Seconds every rejection is given: not 0, so that the requester, whose
+ * key it is (the kernel shares none), reads the errno and not an expired
+ * key's; nobody else ever finds it.
+ */
+#define PGPK_REJECT_TIMEOUT 2
 
-/* What the kernel asked for (request_key description, see common.md). */
+/* What is asked. */
 struct pgpk_request {
 	enum pgpk_want want;
-	char select[PGPK_SELECT_MAX + 1]; /* "" = primary key */
-	uint8_t sha256[32]; /* of the callout data */
+	/* A key or subkey by fingerprint or key ID, in hex ("" = the first
+	 * certificate's primary key).  Never from the kernel: ima-sign,
+	 * debug --select. */
+	char select[PGPK_SELECT_MAX + 1];
 };
 
 /*
- * Parse "key:<sha256hex>", "key:<sha256hex>:<select>" or "sig:<sha256hex>".
- * Returns 0 or -EBADMSG with the problem in why.
+ * The kernel's description of an upcall: "key:" and 32 lowercase hex
+ * digits (128 random bits, nothing else).  0 with req set (the primary
+ * key), or -EBADMSG with the problem in why.
  */
 int pgpk_request_parse(const char *desc, struct pgpk_request *req, char *why,
 		       size_t why_len);
@@ -96,13 +101,17 @@ struct pgpk_child_ctx {
 	const struct pgpk_request *req;
 	const struct pgpk_policy *policy;
 	int64_t now;
+	/* The trust anchors' files, read by the broker before fork(). */
+	const struct pgpk_blob *anchors;
+	size_t nanchors;
 	void *arg; /* the work function's own argument */
 };
 
 /*
  * The work the sandboxed child does with the input it read from its pipe:
- * write one answer frame to out_fd and return the exit status.  The real
- * one is pgpk_child_convert() (helper/child.c); tests plug in others.
+ * write its answer frame(s) to out_fd and return the exit status.  The
+ * real ones are pgpk_child_convert() and pgpk_child_import()
+ * (helper/child.c); tests plug in others.
  */
 typedef int (*pgpk_child_fn)(const struct pgpk_child_ctx *ctx,
 			     const uint8_t *in, size_t len, int out_fd);
@@ -136,6 +145,9 @@ struct pgpk_broker {
 	const struct pgpk_sandbox *sandbox;
 	/* "Now" for expiry, 0 = time(NULL). */
 	int64_t now;
+	/* The trust anchors (pgpk_anchors_read()), handed to the child. */
+	const struct pgpk_blob *anchors;
+	size_t nanchors;
 };
 
 struct pgpk_broker_result {
@@ -156,16 +168,39 @@ int pgpk_broker_run(const struct pgpk_broker *broker,
 		    const struct pgpk_request *req, const uint8_t *data,
 		    size_t len, struct pgpk_broker_result *res);
 
+/*
+ * The same exchange for a child that answers several frames (the ops are
+ * not used): each frame goes to each(), in order: status 0 with a
+ * payload the caller must still decode and check, or a parser errno with
+ * its text (not yet made printable).  Returns 0 when the child ended
+ * well and its frames were well formed (each() was called for every
+ * one), else the errno (as pgpk_broker_run()) with res->reason.
+ */
+int pgpk_broker_frames(const struct pgpk_broker *broker,
+		       const struct pgpk_request *req, const uint8_t *data,
+		       size_t len,
+		       void (*each)(void *ctx, int status,
+				    const uint8_t *payload, size_t n),
+		       void *ctx, struct pgpk_broker_result *res);
+
 /* Write one answer frame; status 0 with a blob, or an errno and text. */
 int pgpk_answer_write(int fd, int status, const void *payload, size_t len);
 
 /*
- * True for the errnos that are verdicts about the submitted bytes (cached
- * and shared), false for circumstances of one request (see the table).
+ * Is decoded Key k an honest description of the OpenPGP octets data?
+ * What the kernel's binding checks (kernel/pgpk_key.c pgpk_bind()), for
+ * subkeys too: its key packet (tag 6, a subkey's 14 and its primary's 6)
+ * and user ID packet (13) whole top-level packets at the offsets named
+ * (pgpk_packet_at()), the certification's RSA value at its offset
+ * (pgpk_bytes_at()).  0, or -EKEYREJECTED (-ENOMEM) naming the part.
  */
-bool pgpk_errno_is_verdict(int error);
+int pgpk_key_bound(const struct pgpk_key *k, const uint8_t *data, size_t len,
+		   char *why, size_t why_len);
 
 /* "EBADMSG" etc. for the errnos above, "E?" otherwise. */
 const char *pgpk_errno_name(int error);
+
+/* Printable ASCII only, bounded: parser text goes to logs. */
+void pgpk_copy_text(char *dst, size_t dst_len, const uint8_t *src, size_t len);
 
 #endif /* PGPK_BROKER_H */

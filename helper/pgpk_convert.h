@@ -12,11 +12,18 @@
 #include <stdint.h>
 
 struct pgpk_sig; /* kernel/pgpk_canon.h */
+struct pgpk_error;
 
 /* What the caller wants out of the OpenPGP bytes. */
 enum pgpk_want {
 	PGPK_WANT_KEY, /* a canonical Key (primary, or the selected subkey) */
 	PGPK_WANT_SIG, /* canonical Signature(s) (+ content if inline/cleartext) */
+};
+
+/* The octets of one file, e.g. a trust anchor's certificate(s). */
+struct pgpk_blob {
+	const uint8_t *data;
+	size_t len;
 };
 
 struct pgpk_convert_opts {
@@ -34,6 +41,17 @@ struct pgpk_convert_opts {
 	 * kernel refuses it all the same (it would vanish from its keyring). */
 	bool allow_expired;
 	/*
+	 * PGPK_WANT_KEY, a primary key: the trust anchors, files of binary
+	 * or armored certificates (pgpk-helper --anchors DIR, default
+	 * /etc/pgpk/anchors/).  Key.certification, which vouches for the key
+	 * in a restricted keyring, is the newest third-party certification
+	 * of its primary user ID that verifies with an anchor's primary key
+	 * (RSA, a strong hash, made while that key was valid, not revoked by
+	 * it), else the key's own certification.  None: always its own.
+	 */
+	const struct pgpk_blob *anchors;
+	size_t nanchors;
+	/*
 	 * PGPK_WANT_SIG: which signatures go into the answer (at most
 	 * PGPK_MAX_SIGNATURES, in order).  Called with every RSA signature
 	 * that converts, decoded from its canonical form as the kernel will
@@ -45,6 +63,21 @@ struct pgpk_convert_opts {
 	int (*sig_filter)(const void *arg, const struct pgpk_sig *sig,
 			  char *why, size_t why_len);
 	const void *sig_filter_arg;
+	/*
+	 * PGPK_WANT_SIG, detached signatures: the signed data, carried in
+	 * the answer as Canonical.content (pgpk_test and a
+	 * pgpk_verify_signature() caller without the data need it there).
+	 * For a text signature (0x01) it is canonicalised as GnuPG hashes
+	 * it (pgpk_text_canonicalize_detached()); the kernel hashes the
+	 * content as given.  NULL: no content for a detached signature.
+	 */
+	const struct pgpk_blob *data;
+	/*
+	 * PGPK_WANT_SIG: told of every signature left out of the answer
+	 * (its index in the input and why), if not NULL.
+	 */
+	void (*left_out)(void *arg, size_t idx, const struct pgpk_error *why);
+	void *left_out_arg;
 };
 
 /* Every failure names the problem and where it was found. */
@@ -64,8 +97,12 @@ struct pgpk_error {
  *   -ENOPKG        unsupported algorithm or version (not RSA, v3 key, ...)
  *   -ENOKEY        no key matches opts->select, or no key at all
  * For PGPK_WANT_SIG, the answer holds every signature that converts and
- * passes opts->sig_filter; if none does, the first one's reason.
- *   -EKEYREJECTED  the data is well formed but refused (bad self-signature)
+ * passes opts->sig_filter; if none does, the first one's reason.  A v3
+ * signature never converts (RFC 9580 5.2.2: the kernel checks v4 and v6
+ * only): -EKEYREJECTED, as a weak hash.
+ *   -EKEYREJECTED  the data is well formed but refused (bad self-signature,
+ *                  a v3 signature, a detached signature's data on a
+ *                  message that carries its own)
  *   -ENOMEM        out of memory
  */
 int pgpk_convert(const uint8_t *in, size_t len, enum pgpk_want want,

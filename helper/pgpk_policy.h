@@ -31,7 +31,6 @@
 #define PGPK_POLICY_HASHES "sha256,sha384,sha512"
 #define PGPK_POLICY_MAX_INPUT (1024 * 1024)
 #define PGPK_POLICY_TIMEOUT_MS 2000
-#define PGPK_POLICY_NEGATIVE_TIMEOUT 60
 /*
  * Seconds a signature's creation time may lie ahead of the clock before
  * it is refused as made in the future (clocks of signer and verifier
@@ -40,16 +39,10 @@
  */
 #define PGPK_POLICY_CLOCK_SKEW PGPK_CLOCK_SKEW
 /*
- * Seconds a rejection that is not a verdict about the bytes (quota,
- * signal, time-out, memory) is given.  Not 0: the kernel checks the key
- * after the helper exits and turns an already expired one into ENOKEY
- * for the requester (6.1 security/keys/request_key.c,
- * call_sbin_request_key(): key_validate()), so the requester would never
- * see his own errno.  2, so that the check falls inside the validity
- * whatever the second boundary.  pgpk.ko never serves such a rejection
- * to another requester, whatever its timeout (kernel/pgpk_upcall.c).
+ * The largest upcall answer: the kernel stores it with user_preparse(),
+ * which takes at most 32767 octets.  A larger one is refused (EMSGSIZE).
  */
-#define PGPK_POLICY_CIRCUMSTANCE_TIMEOUT 2
+#define PGPK_POLICY_MAX_ANSWER 32767
 
 struct pgpk_policy {
 	unsigned int min_rsa_bits; /* keys (and their primary) below: refused */
@@ -58,7 +51,6 @@ struct pgpk_policy {
 	bool allow_revoked; /* convert revoked keys instead of refusing */
 	size_t max_input; /* largest callout blob, octets */
 	unsigned int timeout_ms; /* watchdog for the parser child */
-	unsigned int negative_timeout; /* seconds a refusal stays cached */
 	size_t max_answer; /* largest answer accepted, octets */
 	const char *sandbox_user; /* user the parser runs as (when root) */
 };

@@ -101,8 +101,7 @@ void pgpk_policy_default(struct pgpk_policy *policy)
 			    1U << PGPK_POLICY_HASH_SHA512;
 	policy->max_input = PGPK_POLICY_MAX_INPUT;
 	policy->timeout_ms = PGPK_POLICY_TIMEOUT_MS;
-	policy->negative_timeout = PGPK_POLICY_NEGATIVE_TIMEOUT;
-	policy->max_answer = PGPK_MAX_BLOB;
+	policy->max_answer = PGPK_POLICY_MAX_ANSWER;
 	policy->sandbox_user = NULL;
 }
 
@@ -151,9 +150,10 @@ static const struct {
 	{ "--max-input", PGPK_OPT_MAX_INPUT, "N",
 	  "largest OpenPGP input, octets [1048576]" },
 	{ "--timeout-ms", PGPK_OPT_TIMEOUT_MS, "N",
-	  "parser watchdog, milliseconds [2000]" },
+	  "parser watchdog, milliseconds, below the module's upcall_timeout"
+	  " [2000]" },
 	{ "--negative-timeout", PGPK_OPT_NEGATIVE_TIMEOUT, "N",
-	  "seconds a refusal stays cached [60]" },
+	  "obsolete, ignored (the kernel caches no refusal)" },
 	{ "--sandbox-user", PGPK_OPT_SANDBOX_USER, "USER",
 	  "user the parser runs as when root [a uid of its own]" },
 };
@@ -207,10 +207,12 @@ static int pgpk_policy_apply(struct pgpk_policy *policy, enum pgpk_opt_id id,
 		policy->timeout_ms = n;
 		return 0;
 	case PGPK_OPT_NEGATIVE_TIMEOUT:
-		if (pgpk_parse_ulong(opt, val, 0, 86400, &n, err))
-			return -1;
-		policy->negative_timeout = n;
-		return 0;
+		/*
+		 * Obsolete: refusals were cached in the kernel for N s until
+		 * the module kept no cache.  Still checked and accepted, so
+		 * that an edited pgpk.conf keeps working after an upgrade.
+		 */
+		return pgpk_parse_ulong(opt, val, 0, 86400, &n, err);
 	case PGPK_OPT_SANDBOX_USER:
 		if (!val[0]) {
 			fprintf(err, "%s: empty user\n", opt);
@@ -361,19 +363,12 @@ static int pgpk_check_sigs(const struct pgpk_policy *policy,
 			   const struct pgpk_canon *canon, int64_t now,
 			   char *why, size_t why_len)
 {
-	struct pgpk_sig sig;
-	u32 pos = 0;
-	int ret;
+	u32 i;
+	int ret = 0;
 
-	ret = pgpk_policy_check_sig(policy, &canon->sig, now, why, why_len);
-	while (!ret) {
-		ret = pgpk_canon_next(&canon->more_signatures, &pos, &sig);
-		if (ret == -ENOENT)
-			return 0;
-		if (!ret)
-			ret = pgpk_policy_check_sig(policy, &sig, now, why,
-						    why_len);
-	}
+	for (i = 0; !ret && i <= canon->nr_more; i++)
+		ret = pgpk_policy_check_sig(policy, &canon->sigs[i], now, why,
+					    why_len);
 	return ret;
 }
 

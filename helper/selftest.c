@@ -38,7 +38,6 @@
 #include "helper/pgpk_child.h"
 #include "helper/pgpk_runtime.h"
 #include "helper/selftest_vectors.h"
-#include "kernel/pgpk_rebuild.h"
 
 #define PGPK_ST_WATCHDOG_MS 300
 
@@ -79,9 +78,7 @@ static int pgpk_st_run(const struct pgpk_sandbox *sb,
 		.sandbox = sb,
 	};
 	struct pgpk_request req = { .want = want };
-	unsigned int md_len;
 
-	EVP_Digest(data, len, req.sha256, &md_len, EVP_sha256(), NULL);
 	return pgpk_broker_run(&broker, &req, data, len, res);
 }
 
@@ -188,7 +185,7 @@ static int pgpk_st_verify(const struct pgpk_key_material *key,
 
 	if (!md_name || sig->version != 4)
 		return -ENOPKG;
-	trailer_len = pgpk_rebuild_trailer_len(sig);
+	trailer_len = pgpk_rebuild_trailer(sig, NULL);
 	trailer = malloc(trailer_len);
 	md = EVP_MD_fetch(NULL, md_name, NULL);
 	ctx = EVP_MD_CTX_new();
@@ -213,21 +210,22 @@ static void pgpk_st_signatures(struct pgpk_st *st,
 			       const struct pgpk_broker_capture *key_cap,
 			       const struct pgpk_broker_capture *sig_cap)
 {
-	struct pgpk_canon key, sig;
+	struct pgpk_canon *key = malloc(sizeof(*key));
+	struct pgpk_canon *sig = malloc(sizeof(*sig));
 	struct pgpk_canon_error err;
 	uint8_t msg[sizeof(pgpk_st_msg)];
 	int ret;
 
-	if (!key_cap->blob || !sig_cap->blob ||
-	    pgpk_canon_decode(key_cap->blob, key_cap->len, &key, &err) ||
-	    pgpk_canon_decode(sig_cap->blob, sig_cap->len, &sig, &err)) {
+	if (!key || !sig || !key_cap->blob || !sig_cap->blob ||
+	    pgpk_canon_decode(key_cap->blob, key_cap->len, key, &err) ||
+	    pgpk_canon_decode(sig_cap->blob, sig_cap->len, sig, &err)) {
 		pgpk_st_report(st, PGPK_ST_FAIL, "signature-good",
 			       "no canonical key and signature to check");
 		pgpk_st_report(st, PGPK_ST_FAIL, "signature-bad",
 			       "no canonical key and signature to check");
-		return;
+		goto out_free;
 	}
-	ret = pgpk_st_verify(&key.key.material, &sig.sig, pgpk_st_msg,
+	ret = pgpk_st_verify(&key->key.material, &sig->sigs[0], pgpk_st_msg,
 			     sizeof(pgpk_st_msg));
 	pgpk_st_report(st, ret == 1 ? PGPK_ST_PASS : PGPK_ST_FAIL,
 		       "signature-good", "%s over the %zu-octet message",
@@ -235,10 +233,14 @@ static void pgpk_st_signatures(struct pgpk_st *st,
 		       sizeof(pgpk_st_msg));
 	memcpy(msg, pgpk_st_msg, sizeof(msg));
 	msg[0] ^= 0x20;
-	ret = pgpk_st_verify(&key.key.material, &sig.sig, msg, sizeof(msg));
+	ret = pgpk_st_verify(&key->key.material, &sig->sigs[0], msg,
+			     sizeof(msg));
 	pgpk_st_report(st, ret == 0 ? PGPK_ST_PASS : PGPK_ST_FAIL,
 		       "signature-bad", "%s over a changed message",
 		       ret == 0 ? "refused" : "NOT refused");
+out_free:
+	free(key);
+	free(sig);
 }
 
 static void pgpk_st_expect(struct pgpk_st *st, const struct pgpk_sandbox *sb,

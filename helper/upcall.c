@@ -7,12 +7,17 @@
  *   #OP    TYPE  DESCRIPTION  CALLOUT-INFO  PROGRAM ARG1 ARG2 ...
  *   create pgpk  *            *             /usr/sbin/pgpk-helper upcall %k
  *
- * The kernel's pgpk key parser calls request_key("pgpk", description,
- * OpenPGP bytes).  This program assumes the authority to instantiate that
- * key, reads the OpenPGP bytes from the authorisation key, has the
- * sandboxed parser convert them (helper/broker.c), and either instantiates
- * the key with the re-validated canonical blob or negatively instantiates
- * it with an errno and a timeout.  One log line per request says which.
+ * The kernel's pgpk key parser, given binary OpenPGP bytes by add_key(),
+ * calls request_key("pgpk", "key:<32 hex digits>", those bytes): the
+ * description is 128 random bits, the request its requester's own.  This
+ * program assumes the authority to instantiate that key, reads the
+ * OpenPGP bytes from the authorisation key and the trust anchors from
+ * their directory (--anchors, /etc/pgpk/anchors/), has the sandboxed
+ * parser convert the certificate's primary key (helper/broker.c), and
+ * either instantiates the key with the re-validated canonical blob or
+ * rejects it with an errno for PGPK_REJECT_TIMEOUT seconds.  One log line
+ * per request says which.  The kernel waits at most its upcall_timeout
+ * (module parameter, 5 s by default): --timeout-ms must stay below it.
  *
  * Only this file talks to the kernel's key management (libkeyutils).
  */
@@ -24,6 +29,7 @@
 
 #include <keyutils.h>
 
+#include "helper/pgpk_anchors.h"
 #include "helper/pgpk_broker.h"
 #include "helper/pgpk_child.h"
 #include "helper/pgpk_log.h"
@@ -32,6 +38,7 @@
 struct pgpk_upcall {
 	key_serial_t key;
 	const char *key_type; /* "pgpk"; tests route "user" keys here */
+	const char *anchors; /* NULL: PGPK_ANCHORS_DIR */
 };
 
 static int pgpk_upcall_instantiate(void *ctx, const uint8_t *blob, size_t len)
@@ -61,10 +68,11 @@ static void pgpk_upcall_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: pgpk-helper upcall [options] <key-serial>\n"
-		"  %-24s %s\n  %-24s %s\n",
+		"  %-24s %s\n  %-24s %s\n  %-24s %s\n",
 		"--syslog|--kmsg|--stderr",
 		"where the log line goes [stderr on a tty, else syslog]",
-		"--key-type=TYPE", "serve TYPE keys, not pgpk (host tests)");
+		"--key-type=TYPE", "serve TYPE keys, not pgpk (host tests)",
+		"--anchors=DIR", "trust anchors [" PGPK_ANCHORS_DIR "]");
 	pgpk_policy_usage(out);
 }
 
@@ -97,6 +105,8 @@ static int pgpk_upcall_args(int argc, char **argv, struct pgpk_policy *policy,
 
 	for (i = 1; i < argc;) {
 		r = pgpk_policy_option(policy, argc, argv, &i, stderr);
+		if (!r)
+			r = pgpk_anchors_option(argc, argv, &i, &up->anchors);
 		if (r < 0)
 			return 2;
 		if (r > 0)
@@ -135,9 +145,7 @@ usage:
 /*
  * A mis-edited pgpk.conf: say so in the log, and if the last argument is
  * the key (%k), refuse it now rather than leave the requester waiting
- * for the authorisation key to expire.  Fail closed: no policy, no key.
- * Not a verdict (PGPK_POLICY_CIRCUMSTANCE_TIMEOUT): it says nothing about
- * the bytes, and a fixed pgpk.conf must take effect at the next request.
+ * for the kernel's upcall_timeout.  Fail closed: no policy, no key.
  */
 static void pgpk_upcall_bad_args(int argc, char **argv, enum pgpk_log_mode mode)
 {
@@ -154,12 +162,11 @@ static void pgpk_upcall_bad_args(int argc, char **argv, enum pgpk_log_mode mode)
 			key = (key_serial_t)v;
 	}
 	if (key && keyctl_assume_authority(key) >= 0 &&
-	    keyctl_reject(key, PGPK_POLICY_CIRCUMSTANCE_TIMEOUT, EKEYREJECTED,
-			  0) == 0)
+	    keyctl_reject(key, PGPK_REJECT_TIMEOUT, EKEYREJECTED, 0) == 0)
 		pgpk_log_line(&log, LOG_ERR,
 			      "key %d: rejected EKEYREJECTED for %u s: bad "
 			      "helper command line (check pgpk.conf)",
-			      key, PGPK_POLICY_CIRCUMSTANCE_TIMEOUT);
+			      key, PGPK_REJECT_TIMEOUT);
 	else
 		pgpk_log_line(&log, LOG_ERR,
 			      "bad command line (check pgpk.conf): %s",
@@ -167,10 +174,48 @@ static void pgpk_upcall_bad_args(int argc, char **argv, enum pgpk_log_mode mode)
 	pgpk_log_close(&log);
 }
 
+/* Refusals that say something about the submitted bytes: a warning. */
+static int pgpk_upcall_level(int error)
+{
+	switch (error) {
+	case EBADMSG:
+	case ENOPKG:
+	case EKEYREJECTED:
+	case EKEYEXPIRED:
+	case EMSGSIZE:
+	case ENOKEY:
+		return LOG_WARNING;
+	}
+	return LOG_ERR;
+}
+
+/*
+ * The module waits upcall_timeout seconds for the answer, then refuses
+ * with ETIMEDOUT: a watchdog as long kills the parser too late.
+ */
+static void pgpk_upcall_check_timeout(const struct pgpk_log *log,
+				      const struct pgpk_policy *policy)
+{
+	unsigned int secs = 0;
+	FILE *f = fopen("/sys/module/pgpk/parameters/upcall_timeout", "re");
+
+	if (!f)
+		return;
+	if (fscanf(f, "%u", &secs) == 1 && secs &&
+	    policy->timeout_ms >= secs * 1000U)
+		pgpk_log_line(log, LOG_WARNING,
+			      "--timeout-ms=%u is not below the module's "
+			      "upcall_timeout of %u s: the kernel gives up "
+			      "first (check pgpk.conf)",
+			      policy->timeout_ms, secs);
+	fclose(f);
+}
+
 int pgpk_cmd_upcall(int argc, char **argv)
 {
 	enum pgpk_log_mode mode = PGPK_LOG_AUTO;
 	struct pgpk_upcall up = { .key_type = "pgpk" };
+	struct pgpk_anchor_set anchors = { 0 };
 	struct pgpk_broker_result res;
 	struct pgpk_request req;
 	struct pgpk_policy policy;
@@ -181,10 +226,9 @@ int pgpk_cmd_upcall(int argc, char **argv)
 		.child = pgpk_child_convert,
 	};
 	struct pgpk_log log;
-	char *raw = NULL, why[256];
+	char *raw = NULL, why[256], note[320];
 	void *data = NULL;
 	const char *desc;
-	unsigned int timeout;
 	long len;
 	int ret, err;
 
@@ -203,13 +247,11 @@ int pgpk_cmd_upcall(int argc, char **argv)
 		ret = 1;
 		goto out_close_log;
 	}
-	/* What the kernel sent is vetted there: a bad one is a verdict. */
+	pgpk_upcall_check_timeout(&log, &policy);
+	/* What the kernel sent is vetted there: a bad one is malformed. */
 	err = EBADMSG;
-	timeout = policy.negative_timeout;
 	if (keyctl_describe_alloc(up.key, &raw) < 0) {
-		err = pgpk_errno_is_verdict(errno) ? EIO : errno;
-		/* memory, a revoked key: not about the bytes */
-		timeout = PGPK_POLICY_CIRCUMSTANCE_TIMEOUT;
+		err = errno == EBADMSG ? EIO : errno;
 		snprintf(why, sizeof(why), "cannot describe the key: %s",
 			 strerror(errno));
 		goto reject;
@@ -224,19 +266,22 @@ int pgpk_cmd_upcall(int argc, char **argv)
 		goto reject;
 	len = keyctl_read_alloc(KEY_SPEC_REQKEY_AUTH_KEY, &data);
 	if (len <= 0) {
-		if (len < 0) {
-			err = pgpk_errno_is_verdict(errno) ? EIO : errno;
-			timeout = PGPK_POLICY_CIRCUMSTANCE_TIMEOUT;
-		}
+		if (len < 0)
+			err = errno == EBADMSG ? EIO : errno;
 		snprintf(why, sizeof(why), "no callout data: %s",
 			 len < 0 ? strerror(errno) : "empty");
 		goto reject;
 	}
+	/* Root's configuration: read here, parsed only in the sandbox. */
+	if (pgpk_anchors_read(up.anchors, &anchors, note, sizeof(note)) ||
+	    anchors.skipped)
+		pgpk_log_line(&log, LOG_WARNING, "key %d: %s (%zu skipped)",
+			      up.key, note, anchors.skipped);
+	broker.anchors = anchors.files;
+	broker.nanchors = anchors.n;
 	pgpk_broker_run(&broker, &req, data, (size_t)len, &res);
 	if (res.error)
-		pgpk_log_line(&log,
-			      pgpk_errno_is_verdict(res.error) ? LOG_WARNING :
-								 LOG_ERR,
+		pgpk_log_line(&log, pgpk_upcall_level(res.error),
 			      "key %d %.20s...: rejected %s for %u s: %s "
 			      "(%llu us)%s",
 			      up.key, desc, pgpk_errno_name(res.error),
@@ -253,10 +298,12 @@ int pgpk_cmd_upcall(int argc, char **argv)
 	goto out_free;
 
 reject:
-	ret = pgpk_upcall_reject(&up, timeout, err) ? 1 : 0;
-	pgpk_log_line(&log, LOG_WARNING, "key %d: rejected %s for %u s: %s",
-		      up.key, pgpk_errno_name(err), timeout, why);
+	ret = pgpk_upcall_reject(&up, PGPK_REJECT_TIMEOUT, err) ? 1 : 0;
+	pgpk_log_line(&log, pgpk_upcall_level(err),
+		      "key %d: rejected %s for %u s: %s", up.key,
+		      pgpk_errno_name(err), PGPK_REJECT_TIMEOUT, why);
 out_free:
+	pgpk_anchors_release(&anchors);
 	free(data);
 	free(raw);
 out_close_log:

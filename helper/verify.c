@@ -6,10 +6,11 @@
  *   pgpk-helper verify [POLICY] [--now T] [--signatures N]
  *                      --keyring FILE [--keyring FILE] SIG [DATA]
  *
- * SIG: a detached signature (binary or armored; DATA is the signed file),
- * an inline signed or cleartext-signed message (no DATA), or a canonical
- * signature blob (`pgpk-helper sig`), which, as in the kernel, is decoded
- * directly.  KEYRING: binary or armored keys.  POLICY: the broker's policy
+ * SIG: a detached signature (binary or armored; DATA is the signed file,
+ * canonicalised for a text signature as gpg hashes it), an inline signed
+ * or cleartext-signed message (no DATA), or a canonical signature blob
+ * (`pgpk-helper convert`), which, as in the kernel, is decoded directly
+ * and hashes its content, or DATA, as given.  KEYRING: binary or armored keys.  POLICY: the broker's policy
  * options (policy/request-key.d/pgpk.conf), default policy otherwise.
  * --now T judges expiry at Unix time T instead of the clock.
  *
@@ -17,8 +18,9 @@
  * canonical blob (pgpk_sig_canonical(), the code behind pgpk_convert()
  * WANT_SIG), decoded with the kernel's strict decoder; candidate keys
  * become canonical Keys, decoded the same way; the key packet body is
- * rebuilt with the kernel's pgpk_rebuild_key() and compared with the
- * keyring bytes at the offset the Key names; fingerprint and key ID are
+ * rebuilt with the kernel's pgpk_rebuild_key() and must be a whole packet
+ * of the keyring at the offset the Key names (the kernel's
+ * pgpk_packet_at()); fingerprint and key ID are
  * computed from the rebuilt body; the digest is hash([salt] || data ||
  * rebuilt trailer); the quick check and the RSA PKCS#1 v1.5 value are
  * checked with OpenSSL.  The keyring parser is used only to enumerate
@@ -56,8 +58,9 @@
 #include "helper/commands.h"
 #include "helper/openpgp/openpgp.h"
 #include "helper/pgpk_policy.h"
+#include "helper/pgpk_canon_key.h"
 #include "kernel/pgpk_canon.h"
-#include "kernel/pgpk_rebuild.h"
+#include "proto/pgpk_fields.h"
 
 /* Verdict of one signature; the document's is in pgpk_cmd_verify(). */
 enum pgpk_verdict {
@@ -101,6 +104,11 @@ struct pgpk_verify_ctx {
 	int64_t now;
 	const uint8_t *data; /* detached data, or NULL */
 	size_t data_len;
+	/* The same canonicalised for a text signature (RFC 9580 5.2.1.2),
+	 * as pgpk-helper convert --data puts it in a canonical blob; NULL
+	 * when SIG is canonical (the kernel hashes its data as given). */
+	const uint8_t *text;
+	size_t text_len;
 };
 
 /* A key found for a signature, with its canonical form decoded. */
@@ -110,7 +118,7 @@ struct pgpk_verify_key {
 	const struct pgpk_pubkey *pub;
 	uint8_t *blob; /* canonical Key; key points into it */
 	size_t blob_len;
-	struct pgpk_canon canon;
+	struct pgpk_canon *canon;
 	uint8_t fpr[PGPK_FPR_MAX]; /* computed from the rebuilt body */
 	size_t fpr_len;
 	uint8_t keyid[PGPK_KEYID_LEN];
@@ -157,23 +165,20 @@ static const EVP_MD *pgpk_verify_md(uint32_t id, const char **name)
 
 /*
  * Rebuild the key packet body from the canonical material (the kernel's
- * pgpk_rebuild_key()), check it against the keyring bytes at the offset
- * the Key names (the kernel's binding memcmp), and compute fingerprint and
- * key ID from it (RFC 9580 5.5.4: v4 SHA-1, key ID = last 8 octets; v6
- * SHA-256, key ID = first 8 octets).
+ * pgpk_rebuild_key()), check that it is a whole packet of the keyring at
+ * the offset the Key names (the kernel's binding walk), and compute
+ * fingerprint and key ID from it (RFC 9580 5.5.4: v4 SHA-1, key ID = last
+ * 8 octets; v6 SHA-256, key ID = first 8 octets).
  */
 static int pgpk_verify_identify(struct pgpk_verify_key *vk, char *why,
 				size_t why_len)
 {
-	const struct pgpk_key *key = &vk->canon.key;
+	const struct pgpk_key *key = &vk->canon->key;
 	const struct pgpk_key_material *m = &key->material;
 	const struct pgpk_input *in = &vk->ring->input;
-	uint8_t prefix[PGPK_PREFIX_MAX];
-	size_t len = pgpk_rebuild_key_len(m), plen;
-	unsigned int fpr_len = 0;
-	EVP_MD_CTX *ctx;
+	size_t len = pgpk_rebuild_key(m, NULL);
 	uint8_t *body;
-	int ret = 0;
+	bool bound;
 
 	body = malloc(len);
 	if (!body) {
@@ -181,38 +186,24 @@ static int pgpk_verify_identify(struct pgpk_verify_key *vk, char *why,
 		return -ENOMEM;
 	}
 	pgpk_rebuild_key(m, body);
-	if (PGPK_HAS(key, PGPK_KEY_PACKET_OFFSET) &&
-	    (key->packet_offset > in->packets_len ||
-	     in->packets_len - key->packet_offset < len ||
-	     memcmp(in->packets + key->packet_offset, body, len))) {
+	bound = pgpk_packet_at(in->packets, in->packets_len, key->packet_offset,
+			       key->subkey ? PGPK_TAG_PUBLIC_SUBKEY :
+					     PGPK_TAG_PUBLIC_KEY,
+			       body, len);
+	free(body);
+	if (!PGPK_HAS(key, PGPK_KEY_PACKET_OFFSET) || !bound) {
 		snprintf(
 			why, why_len,
-			"rebuilt key packet differs from the keyring at offset %" PRIu32,
+			"rebuilt key packet is not the keyring's packet at offset %" PRIu32,
 			key->packet_offset);
-		ret = -EKEYREJECTED;
-		goto cleanup_body;
+		return -EKEYREJECTED;
 	}
-	plen = pgpk_rebuild_key_prefix(m, len, prefix);
-	ctx = EVP_MD_CTX_new();
-	if (!ctx ||
-	    !EVP_DigestInit_ex(ctx, m->version == 6 ? EVP_sha256() : EVP_sha1(),
-			       NULL) ||
-	    !EVP_DigestUpdate(ctx, prefix, plen) ||
-	    !EVP_DigestUpdate(ctx, body, len) ||
-	    !EVP_DigestFinal_ex(ctx, vk->fpr, &fpr_len)) {
+	vk->fpr_len = pgpk_canon_key_ids(m, vk->fpr, vk->keyid);
+	if (!vk->fpr_len) {
 		snprintf(why, why_len, "fingerprint hash failed");
-		ret = -ENOMEM;
-		goto cleanup_ctx;
+		return -ENOMEM;
 	}
-	vk->fpr_len = fpr_len;
-	memcpy(vk->keyid,
-	       m->version == 6 ? vk->fpr : vk->fpr + fpr_len - PGPK_KEYID_LEN,
-	       PGPK_KEYID_LEN);
-cleanup_ctx:
-	EVP_MD_CTX_free(ctx);
-cleanup_body:
-	free(body);
-	return ret;
+	return 0;
 }
 
 /* Does the library's view of @pub name the issuer of @sig? (prefilter) */
@@ -331,7 +322,7 @@ static int pgpk_verify_find(const struct pgpk_verify_ctx *vc,
 			uid, pgpk_pk_algo_name(pub->algo), pub->algo);
 		return -ENOPKG;
 	}
-	ret = pgpk_key_canonical(vk->ring, cert, pub, 0, &vk->blob,
+	ret = pgpk_key_canonical(vk->ring, cert, pub, NULL, 0, &vk->blob,
 				 &vk->blob_len, &err);
 	if (ret) {
 		snprintf(why, why_len, "%s: key of %s: %s (offset %zu)",
@@ -342,14 +333,19 @@ static int pgpk_verify_find(const struct pgpk_verify_ctx *vc,
 			 uid, err.msg, err.offset);
 		return ret;
 	}
-	ret = pgpk_canon_decode(vk->blob, vk->blob_len, &vk->canon, &cerr);
-	if (!ret && !PGPK_HAS(&vk->canon, PGPK_CANON_KEY))
-		cerr.reason = PGPK_E_ENVELOPE, cerr.offset = 0, ret = -EBADMSG;
+	vk->canon = malloc(sizeof(*vk->canon));
+	if (!vk->canon) {
+		snprintf(why, why_len, "out of memory");
+		return -ENOMEM;
+	}
+	ret = pgpk_canon_decode(vk->blob, vk->blob_len, vk->canon, &cerr);
+	if (!ret && !PGPK_HAS(vk->canon, PGPK_CANON_KEY))
+		cerr.why = "not a key", cerr.offset = 0, ret = -EBADMSG;
 	if (ret) {
 		snprintf(
 			why, why_len,
 			"malformed: canonical key refused by the strict decoder: %s at offset %" PRIu32,
-			pgpk_canon_reason_str(cerr.reason), cerr.offset);
+			cerr.why, cerr.offset);
 		return -EBADMSG;
 	}
 	ret = pgpk_verify_identify(vk, why, why_len);
@@ -362,7 +358,7 @@ static int pgpk_verify_find(const struct pgpk_verify_ctx *vc,
 		return -ENOKEY;
 	}
 	/* RFC 9580 5.2.3.13 expiry, and the default key policy. */
-	ret = pgpk_policy_check(&vc->policy, &vk->canon, PGPK_WANT_KEY, vc->now,
+	ret = pgpk_policy_check(&vc->policy, vk->canon, PGPK_WANT_KEY, vc->now,
 				rule, sizeof(rule));
 	if (ret) {
 		snprintf(why, why_len, "%s: key of %s: %s",
@@ -371,36 +367,6 @@ static int pgpk_verify_find(const struct pgpk_verify_ctx *vc,
 		return ret;
 	}
 	return 0;
-}
-
-/*
- * The signed data, as the kernel hashes it (kernel/pgpk_hash.c
- * pgpk_digest_data()): RFC 9580 5.2.1, a text signature (0x01) is over the
- * data with line endings made CR LF; as GnuPG does (textfilter.c), every CR
- * at the end of a line, and at the end of the data, is dropped first.
- */
-static int pgpk_verify_hash_data(EVP_MD_CTX *ctx, uint32_t type,
-				 const uint8_t *data, size_t len)
-{
-	const uint8_t *end = data + len, *eol;
-	size_t n;
-
-	if (type != PGPK_SIG_TEXT)
-		return EVP_DigestUpdate(ctx, data, len);
-	while (data < end) {
-		eol = memchr(data, '\n', end - data);
-		n = (eol ? eol : end) - data;
-		while (n && data[n - 1] == '\r')
-			n--;
-		if (!EVP_DigestUpdate(ctx, data, n))
-			return 0;
-		if (!eol)
-			break;
-		if (!EVP_DigestUpdate(ctx, "\r\n", 2))
-			return 0;
-		data = eol + 1;
-	}
-	return 1;
 }
 
 /* RSA public key (n, e) as an OpenSSL EVP_PKEY. */
@@ -520,7 +486,7 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 	const uint8_t *data = vc->data;
 	size_t data_len = vc->data_len, tlen;
 	enum pgpk_verdict verdict = PGPK_VERDICT_SKIPPED;
-	struct pgpk_bytes hashed_fpr;
+	struct pgpk_hashed hashed;
 	EVP_MD_CTX *ctx = NULL;
 	const char *hash_name;
 	unsigned int dlen = 0;
@@ -540,6 +506,9 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 		}
 		data = content->data;
 		data_len = content->len;
+	} else if (data && vc->text && sig->type == PGPK_SIG_TEXT) {
+		data = vc->text;
+		data_len = vc->text_len;
 	} else if (!data) {
 		snprintf(why, sizeof(why),
 			 "detached signature: the signed DATA file is missing");
@@ -595,18 +564,32 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 		goto report;
 	}
 
-	if (!pgpk_rebuild_hashed_ok(sig, &hashed_fpr)) {
+	/* The kernel's pgpk_sig_digest(): the hashed area's framing holds
+	 * exactly one creation time, the signature's; RFC 9580 9.5: a v6
+	 * salt is as long as its hash says. */
+	if (!pgpk_hashed_walk(sig->hashed_area.data, sig->hashed_area.len, NULL,
+			      0, &hashed) ||
+	    hashed.created != sig->created) {
 		snprintf(why, sizeof(why),
 			 "malformed: signature creation time %" PRIu32
 			 " is not the one creation time of its hashed area",
 			 sig->created);
 		goto report;
 	}
+	if (sig->version == 6 &&
+	    sig->salt.len != pgpk_rebuild_salt_len(sig->hash_algorithm)) {
+		snprintf(why, sizeof(why),
+			 "malformed: v6 salt of %" PRIu32
+			 " octets, hash %" PRIu32 " wants %" PRIu32,
+			 sig->salt.len, sig->hash_algorithm,
+			 pgpk_rebuild_salt_len(sig->hash_algorithm));
+		goto report;
+	}
 	if (pgpk_verify_find(vc, sig, &vk, why, sizeof(why)))
 		goto report;
-	/* The kernel's pgpk_sig_key_check(): the key the hashed area names. */
-	if (hashed_fpr.data && (hashed_fpr.len != vk.fpr_len ||
-				memcmp(hashed_fpr.data, vk.fpr, vk.fpr_len))) {
+	/* The kernel's pgpk_sig_refused(): the key the hashed area names. */
+	if (hashed.fpr_len && (hashed.fpr_len != vk.fpr_len ||
+			       memcmp(hashed.fpr, vk.fpr, vk.fpr_len))) {
 		snprintf(
 			why, sizeof(why),
 			"key refused: the hashed issuer fingerprint names another key");
@@ -614,7 +597,7 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 	}
 
 	/* RFC 9580 5.2.4: hash([salt] || data || trailer). */
-	tlen = pgpk_rebuild_trailer_len(sig);
+	tlen = pgpk_rebuild_trailer(sig, NULL);
 	trailer = malloc(tlen);
 	ctx = EVP_MD_CTX_new();
 	if (!trailer || !ctx) {
@@ -625,7 +608,7 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 	if (!EVP_DigestInit_ex(ctx, md, NULL) ||
 	    (sig->version == 6 &&
 	     !EVP_DigestUpdate(ctx, sig->salt.data, sig->salt.len)) ||
-	    !pgpk_verify_hash_data(ctx, sig->type, data, data_len) ||
+	    !EVP_DigestUpdate(ctx, data, data_len) ||
 	    !EVP_DigestUpdate(ctx, trailer, tlen) ||
 	    !EVP_DigestFinal_ex(ctx, digest, &dlen)) {
 		snprintf(why, sizeof(why), "hashing with %s failed", hash_name);
@@ -643,7 +626,7 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 		verdict = PGPK_VERDICT_BAD;
 		goto report;
 	}
-	ret = pgpk_verify_rsa(&vk.canon.key.material, md, &sig->rsa_s, digest,
+	ret = pgpk_verify_rsa(&vk.canon->key.material, md, &sig->rsa_s, digest,
 			      dlen);
 	if (ret == -EKEYREJECTED) {
 		snprintf(why, sizeof(why),
@@ -666,6 +649,7 @@ report:
 		pgpk_verify_report(idx, issuer, why);
 	EVP_MD_CTX_free(ctx);
 	free(trailer);
+	free(vk.canon);
 	free(vk.blob);
 	return verdict;
 }
@@ -679,7 +663,7 @@ static enum pgpk_verdict pgpk_verify_converted(const struct pgpk_verify_ctx *vc,
 	struct pgpk_canon_error cerr = { 0 };
 	char why[512], issuer[2 * PGPK_FPR_MAX + 1];
 	enum pgpk_verdict v = PGPK_VERDICT_SKIPPED;
-	struct pgpk_canon canon;
+	struct pgpk_canon *canon = NULL;
 	struct pgpk_error err;
 	uint8_t *blob = NULL;
 	size_t blob_len;
@@ -692,59 +676,62 @@ static enum pgpk_verdict pgpk_verify_converted(const struct pgpk_verify_ctx *vc,
 			ps->issuer_fpr, ps->issuer_fpr_len,
 			ps->has_issuer_keyid ? ps->issuer_keyid : NULL, issuer);
 		snprintf(why, sizeof(why), "%s: %s (offset %zu)",
-			 ret == -ENOPKG ? "unsupported algorithm" : "malformed",
+			 ret == -ENOPKG	      ? "unsupported algorithm" :
+			 ret == -EKEYREJECTED ? "signature refused" :
+						"malformed",
 			 err.msg, err.offset);
 		pgpk_verify_report(idx, issuer, why);
 		return v;
 	}
-	if (pgpk_canon_decode(blob, blob_len, &canon, &cerr) ||
-	    !PGPK_HAS(&canon, PGPK_CANON_SIGNATURE)) {
+	canon = malloc(sizeof(*canon));
+	if (!canon) {
+		pgpk_verify_report(idx, "(unknown)", "out of memory");
+	} else if (pgpk_canon_decode(blob, blob_len, canon, &cerr) ||
+		   !PGPK_HAS(canon, PGPK_CANON_SIGNATURE)) {
 		snprintf(
 			why, sizeof(why),
 			"malformed: canonical signature refused by the strict decoder: %s at offset %" PRIu32,
-			pgpk_canon_reason_str(cerr.reason), cerr.offset);
+			cerr.why ? cerr.why : "not a signature", cerr.offset);
 		pgpk_verify_report(idx, "(unknown)", why);
 	} else {
-		v = pgpk_verify_one(vc, idx, &canon.sig,
-				    PGPK_HAS(&canon, PGPK_CANON_CONTENT) ?
-					    &canon.content :
+		v = pgpk_verify_one(vc, idx, &canon->sigs[0],
+				    PGPK_HAS(canon, PGPK_CANON_CONTENT) ?
+					    &canon->content :
 					    NULL);
 	}
+	free(canon);
 	free(blob);
 	return v;
 }
 
 /*
  * A canonical signature blob, decoded directly as the kernel does
- * (kernel/pgpk_verify.c pgpk_sig_obtain()): its signature, then each of
- * Canonical.more_signatures.
+ * (kernel/pgpk_sig.c pgpk_verify_signature()): Canonical.signature, then
+ * each of Canonical.more_signatures.  @canon: the blob decoded, or NULL
+ * if the strict decoder refused it (@cerr).
  */
 static void pgpk_verify_canonical(const struct pgpk_verify_ctx *vc,
-				  const uint8_t *blob, size_t len,
+				  const struct pgpk_canon *canon,
+				  const struct pgpk_canon_error *cerr,
 				  size_t count[3])
 {
-	struct pgpk_canon_error cerr = { 0 };
 	const struct pgpk_bytes *content;
-	struct pgpk_canon canon;
-	struct pgpk_sig sig;
 	char why[256];
-	size_t idx = 0;
-	u32 pos = 0;
+	u32 i;
 
-	if (pgpk_canon_decode(blob, len, &canon, &cerr) ||
-	    !PGPK_HAS(&canon, PGPK_CANON_SIGNATURE)) {
+	if (!canon) {
 		snprintf(
 			why, sizeof(why),
 			"malformed: canonical signature refused by the strict decoder: %s at offset %" PRIu32,
-			pgpk_canon_reason_str(cerr.reason), cerr.offset);
+			cerr->why ? cerr->why : "not a signature",
+			cerr->offset);
 		pgpk_verify_report(0, "(unknown)", why);
 		count[PGPK_VERDICT_SKIPPED]++;
 		return;
 	}
-	content = PGPK_HAS(&canon, PGPK_CANON_CONTENT) ? &canon.content : NULL;
-	count[pgpk_verify_one(vc, idx++, &canon.sig, content)]++;
-	while (!pgpk_canon_next(&canon.more_signatures, &pos, &sig))
-		count[pgpk_verify_one(vc, idx++, &sig, content)]++;
+	content = PGPK_HAS(canon, PGPK_CANON_CONTENT) ? &canon->content : NULL;
+	for (i = 0; i <= canon->nr_more; i++)
+		count[pgpk_verify_one(vc, i, &canon->sigs[i], content)]++;
 }
 
 static void pgpk_verify_usage(void)
@@ -782,21 +769,16 @@ static void pgpk_verify_name_canonical(struct pgpk_verify_issuers *is,
 
 /* The issuers of a canonical blob's signatures; a bad blob: all. */
 static void pgpk_verify_name_blob(struct pgpk_verify_issuers *is,
-				  const uint8_t *blob, size_t len,
-				  struct pgpk_canon *canon)
+				  const struct pgpk_canon *canon)
 {
-	struct pgpk_canon_error cerr;
-	struct pgpk_sig sig;
-	u32 pos = 0;
+	u32 i;
 
-	if (pgpk_canon_decode(blob, len, canon, &cerr) ||
-	    !PGPK_HAS(canon, PGPK_CANON_SIGNATURE)) {
+	if (!canon) {
 		is->all = true;
 		return;
 	}
-	pgpk_verify_name_canonical(is, &canon->sig);
-	while (!pgpk_canon_next(&canon->more_signatures, &pos, &sig))
-		pgpk_verify_name_canonical(is, &sig);
+	for (i = 0; i <= canon->nr_more; i++)
+		pgpk_verify_name_canonical(is, &canon->sigs[i]);
 }
 
 static bool pgpk_verify_named_key(const struct pgpk_verify_issuers *is,
@@ -869,9 +851,10 @@ int pgpk_cmd_verify(int argc, char **argv)
 	const char *sig_path = NULL, *data_path = NULL;
 	size_t nkeyrings = 0, i, sig_len = 0, data_len = 0;
 	bool canonical;
-	uint8_t *sig_buf = NULL, *data_buf = NULL;
+	uint8_t *sig_buf = NULL, *data_buf = NULL, *text_buf = NULL;
+	struct pgpk_canon_error cerr = { 0 };
+	struct pgpk_canon *canon = NULL;
 	struct pgpk_sigset *set = NULL;
-	struct pgpk_canon named;
 	struct pgpk_error err;
 	int ret = 2, a, r;
 
@@ -944,7 +927,18 @@ int pgpk_cmd_verify(int argc, char **argv)
 	/* A canonical signature goes straight to the strict decoder, as in
 	 * the kernel (kernel/pgpk_verify.c pgpk_sig_obtain()). */
 	canonical = pgpk_canon_is_canonical(sig_buf, sig_len);
-	if (!canonical) {
+	if (canonical) {
+		canon = malloc(sizeof(*canon));
+		if (!canon) {
+			fprintf(stderr, "pgpk-helper verify: out of memory\n");
+			goto cleanup;
+		}
+		if (pgpk_canon_decode(sig_buf, sig_len, canon, &cerr) ||
+		    !PGPK_HAS(canon, PGPK_CANON_SIGNATURE)) {
+			free(canon);
+			canon = NULL;
+		}
+	} else {
 		r = pgpk_sigset_parse(sig_buf, sig_len, &set, &err);
 		if (r) {
 			fprintf(stderr,
@@ -962,8 +956,17 @@ int pgpk_cmd_verify(int argc, char **argv)
 			goto cleanup;
 		}
 	}
+	/* A detached text signature's data as convert --data embeds it. */
+	if (!canonical && data_buf) {
+		if (pgpk_text_canonicalize_detached(data_buf, data_len,
+						    &text_buf, &vc.text_len)) {
+			fprintf(stderr, "pgpk-helper verify: out of memory\n");
+			goto cleanup;
+		}
+		vc.text = text_buf;
+	}
 	if (canonical) {
-		pgpk_verify_name_blob(&vc.issuers, sig_buf, sig_len, &named);
+		pgpk_verify_name_blob(&vc.issuers, canon);
 	} else {
 		for (i = 0; i < set->nsigs; i++)
 			pgpk_verify_name(&vc.issuers,
@@ -981,7 +984,7 @@ int pgpk_cmd_verify(int argc, char **argv)
 
 	/* Every signature, then the document's verdict (apt's rule). */
 	if (canonical)
-		pgpk_verify_canonical(&vc, sig_buf, sig_len, count);
+		pgpk_verify_canonical(&vc, canon, &cerr, count);
 	else
 		for (i = 0; i < set->nsigs; i++)
 			count[pgpk_verify_converted(&vc, set, i)]++;
@@ -999,6 +1002,8 @@ cleanup:
 	for (i = 0; i < vc.nrings; i++)
 		pgpk_keyring_free(vc.rings[i]);
 	pgpk_sigset_free(set);
+	free(canon);
+	free(text_buf);
 	free(data_buf);
 	free(sig_buf);
 	return ret;

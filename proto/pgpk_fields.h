@@ -62,7 +62,7 @@ enum pgpk_canon_field {
 };
 
 /* The IMA mark's notation (kernel/pgpk_canon.h: PGPK_IMA_MARK_INIT). */
-#define PGPK_IMA_NOTATION_NAME	"ima@pgpk"
-#define PGPK_IMA_NOTATION_VALUE	"file-signatures"
+#define PGPK_IMA_NOTATION_NAME "ima@pgpk"
+#define PGPK_IMA_NOTATION_VALUE "file-signatures"
 
 #endif /* PGPK_FIELDS_H */

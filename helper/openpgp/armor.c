@@ -548,3 +548,31 @@ error_free_buf:
 	free(b.data);
 	return -ENOMEM;
 }
+
+int pgpk_text_canonicalize_detached(const uint8_t *in, size_t len,
+				    uint8_t **out, size_t *out_len)
+{
+	const uint8_t *end = in + len, *eol;
+	struct pgpk_buf b = { 0 };
+	size_t n;
+
+	if (pgpk_buf_reserve(&b, len + len / 8 + 2))
+		return -ENOMEM;
+	while (in < end) {
+		eol = memchr(in, '\n', (size_t)(end - in));
+		n = (size_t)((eol ? eol : end) - in);
+		while (n && in[n - 1] == '\r')
+			n--;
+		if (pgpk_buf_put(&b, in, n) ||
+		    (eol && pgpk_buf_put(&b, "\r\n", 2))) {
+			free(b.data);
+			return -ENOMEM;
+		}
+		if (!eol)
+			break;
+		in = eol + 1;
+	}
+	*out = b.data;
+	*out_len = b.len;
+	return 0;
+}

@@ -1011,6 +1011,49 @@ static int pgpk_validate_all(struct pgpk_keyring *ring,
 	return ret;
 }
 
+int pgpk_certifier(const struct pgpk_keyring *ring,
+		   const struct pgpk_cert *cert, const struct pgpk_userid *uid,
+		   struct pgpk_signature *const *cands,
+		   const struct pgpk_pubkey *const *signers, size_t n,
+		   int64_t now, const struct pgpk_signature **out)
+{
+	const struct pgpk_pubkey **revoked;
+	size_t i, j, k, nrevoked = 0;
+	struct pgpk_signature *r;
+	struct pgpk_vctx v;
+	int ret;
+
+	*out = NULL;
+	if (!n)
+		return 0;
+	revoked = pgpk_calloc_array(n, sizeof(*revoked));
+	ret = pgpk_vctx_init(&v, ring, now, false);
+	for (i = 0; !ret && revoked && i < n && !*out; i++) {
+		for (k = 0; k < nrevoked && revoked[k] != signers[i]; k++)
+			;
+		if (k < nrevoked || !pgpk_check(&v, signers[i], cands[i],
+						&cert->primary, NULL, uid))
+			continue;
+		*out = cands[i];
+		for (j = 0; j < uid->nsigs && *out; j++) {
+			r = &uid->sigs[j];
+			if (r->type == PGPK_SIG_CERT_REVOCATION &&
+			    r->created >= cands[i]->created &&
+			    pgpk_sig_by(r, signers[i]) &&
+			    pgpk_check(&v, signers[i], r, &cert->primary, NULL,
+				       uid)) {
+				revoked[nrevoked++] = signers[i];
+				*out = NULL;
+			}
+		}
+	}
+	pgpk_vctx_release(&v);
+	if (!revoked)
+		ret = -ENOMEM;
+	free(revoked);
+	return ret;
+}
+
 /* Which packets may appear in a transferable public key (RFC 9580
  * 10.1.1); trust, marker and padding packets are skipped. */
 static bool pgpk_tag_ignored(unsigned int tag)

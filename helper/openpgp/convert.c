@@ -36,6 +36,13 @@ static int pgpk_material(const struct pgpk_pubkey *key, Pgpk__KeyMaterial *m,
 			err, -ENOPKG, key->offset,
 			"unsupported algorithm %u (%s) of key %s at offset %zu: only RSA converts",
 			key->algo, key->algo_name, fpr, key->offset);
+	/* RFC 9580 9.1: RSA Encrypt-Only signs nothing; the kernel's
+	 * decoder refuses it. */
+	if (key->algo == PGPK_PK_RSA_E)
+		return pgpk_fail(
+			err, -ENOPKG, key->offset,
+			"key %s at offset %zu is RSA Encrypt-Only (algorithm 2): it signs nothing",
+			fpr, key->offset);
 	if (key->mpi_noncanonical)
 		return pgpk_fail(
 			err, -EBADMSG, key->offset,
@@ -45,11 +52,16 @@ static int pgpk_material(const struct pgpk_pubkey *key, Pgpk__KeyMaterial *m,
 		return pgpk_fail(err, -EBADMSG, key->offset,
 				 "key %s at offset %zu: zero RSA parameter",
 				 fpr, key->offset);
-	if (key->rsa_n.len > PGPK_MAX_MPI || key->rsa_e.len > PGPK_MAX_MPI)
+	if (key->rsa_n.len > PGPK_MAX_MPI)
 		return pgpk_fail(
 			err, -ENOPKG, key->offset,
 			"key %s at offset %zu: RSA key of %u bits exceeds %d",
 			fpr, key->offset, key->bits, PGPK_MAX_MPI * 8);
+	if (key->rsa_e.len > PGPK_MAX_EXPONENT)
+		return pgpk_fail(
+			err, -ENOPKG, key->offset,
+			"key %s at offset %zu: RSA exponent of %zu octets exceeds %d",
+			fpr, key->offset, key->rsa_e.len, PGPK_MAX_EXPONENT);
 	m->version = key->version;
 	m->created = key->created;
 	m->algorithm = key->algo;
@@ -60,9 +72,13 @@ static int pgpk_material(const struct pgpk_pubkey *key, Pgpk__KeyMaterial *m,
 	return 0;
 }
 
-/* Signature message (RSA only). */
-static int pgpk_sig_msg(const struct pgpk_signature *sig, Pgpk__Signature *s,
-			struct pgpk_error *err)
+/*
+ * Signature message (RSA, v4 or v6 only).  With `base` (the OpenPGP
+ * octets the answer describes), the offset of the RSA value's octets in
+ * them (Signature.rsa_s_offset: the kernel compares them there).
+ */
+static int pgpk_sig_msg(const struct pgpk_signature *sig, const uint8_t *base,
+			Pgpk__Signature *s, struct pgpk_error *err)
 {
 	if (!pgpk_pk_algo_is_rsa(sig->pk_algo))
 		return pgpk_fail(
@@ -75,6 +91,13 @@ static int pgpk_sig_msg(const struct pgpk_signature *sig, Pgpk__Signature *s,
 			err, -EBADMSG, sig->offset,
 			"signature at offset %zu is malformed (bad subpacket or no creation time)",
 			sig->offset);
+	/* RFC 9580 5.2.2: v3 is for no new signature, and its hashed
+	 * octets name no issuer: the kernel checks v4 and v6 only. */
+	if (sig->version != 4 && sig->version != 6)
+		return pgpk_fail(
+			err, -EKEYREJECTED, sig->offset,
+			"policy: v%u signature at offset %zu refused (v4 and v6 only)",
+			sig->version, sig->offset);
 	if (sig->unknown_critical)
 		return pgpk_fail(
 			err, -EBADMSG, sig->offset,
@@ -85,6 +108,18 @@ static int pgpk_sig_msg(const struct pgpk_signature *sig, Pgpk__Signature *s,
 			err, -EBADMSG, sig->offset,
 			"signature at offset %zu: RSA value of %zu octets",
 			sig->offset, sig->rsa_s.len);
+	if (sig->hashed_len > PGPK_MAX_HASHED_AREA)
+		return pgpk_fail(
+			err, -EBADMSG, sig->offset,
+			"signature at offset %zu: hashed area of %zu octets",
+			sig->offset, sig->hashed_len);
+	/* RFC 9580 9.5: the salt the kernel checks before hashing. */
+	if (sig->version == 6 &&
+	    sig->salt_len != pgpk_rebuild_salt_len(sig->hash_algo))
+		return pgpk_fail(
+			err, -ENOPKG, sig->offset,
+			"v6 signature at offset %zu: hash %u has no salt size the kernel knows",
+			sig->offset, sig->hash_algo);
 	s->version = sig->version;
 	s->type = sig->type;
 	s->pubkey_algorithm = sig->pk_algo;
@@ -94,16 +129,9 @@ static int pgpk_sig_msg(const struct pgpk_signature *sig, Pgpk__Signature *s,
 		s->has_expires = 1;
 		s->expires = (uint64_t)sig->created + sig->sig_expires;
 	}
-	if (sig->version != 3) {
-		if (sig->hashed_len > PGPK_MAX_HASHED_AREA)
-			return pgpk_fail(
-				err, -EBADMSG, sig->offset,
-				"signature at offset %zu: hashed area of %zu octets",
-				sig->offset, sig->hashed_len);
-		s->has_hashed_area = 1;
-		s->hashed_area.data = (uint8_t *)(uintptr_t)sig->hashed;
-		s->hashed_area.len = sig->hashed_len;
-	}
+	s->has_hashed_area = 1;
+	s->hashed_area.data = (uint8_t *)(uintptr_t)sig->hashed;
+	s->hashed_area.len = sig->hashed_len;
 	if (sig->version == 6) {
 		s->has_salt = 1;
 		s->salt.data = (uint8_t *)(uintptr_t)sig->salt;
@@ -122,6 +150,13 @@ static int pgpk_sig_msg(const struct pgpk_signature *sig, Pgpk__Signature *s,
 		s->issuer_fingerprint.data =
 			(uint8_t *)(uintptr_t)sig->issuer_fpr;
 		s->issuer_fingerprint.len = sig->issuer_fpr_len;
+	}
+	if (base) {
+		s->has_rsa_s_offset = 1;
+		s->rsa_s_offset = (uint32_t)(sig->rsa_s.data - base);
+		return pgpk_check_u32((size_t)(sig->rsa_s.data - base),
+				      "signature value offset", sig->offset,
+				      err);
 	}
 	return 0;
 }
@@ -147,159 +182,6 @@ static int pgpk_pack(const Pgpk__Canonical *c, uint8_t **blob, size_t *blob_len,
 	return 0;
 }
 
-static bool pgpk_is_cert_type(unsigned int type)
-{
-	return type >= PGPK_SIG_CERT_GENERIC && type <= PGPK_SIG_CERT_POSITIVE;
-}
-
-/*
- * RFC 9580 5.2.1.15: a certification revocation (0x30) by the same issuer,
- * made at or after the certification, withdraws it.  Same issuer: the
- * same fingerprint when both name one, else the same key ID when both
- * name one.  The revocation cannot be verified here (no issuer key), so an
- * unverified one is believed: that can only make the kernel refuse, never
- * accept.
- *
- * The revocations are indexed by issuer, newest first within an issuer,
- * so that each certification is looked up by binary search: a user ID
- * flooded with thousands of certifications and revocations costs
- * O(n log n), not O(n^2).  Hence three indexes: by fingerprint, by key
- * ID of those without a fingerprint, by key ID of all.
- */
-enum { PGPK_REV_FPR, PGPK_REV_KEYID_ONLY, PGPK_REV_KEYID, PGPK_REV_NR };
-
-struct pgpk_revocations {
-	const void **idx[PGPK_REV_NR];
-	size_t n[PGPK_REV_NR];
-	const void **mem;
-};
-
-static int pgpk_newer_first(const struct pgpk_signature *x,
-			    const struct pgpk_signature *y)
-{
-	if (x->created != y->created)
-		return x->created > y->created ? -1 : 1;
-	return 0;
-}
-
-static int pgpk_fpr_cmp(const struct pgpk_signature *x,
-			const struct pgpk_signature *y)
-{
-	if (x->issuer_fpr_len != y->issuer_fpr_len)
-		return x->issuer_fpr_len < y->issuer_fpr_len ? -1 : 1;
-	return memcmp(x->issuer_fpr, y->issuer_fpr, x->issuer_fpr_len);
-}
-
-static int pgpk_rev_fpr_cmp(const void *a, const void *b)
-{
-	int r = pgpk_fpr_cmp(a, b);
-
-	return r ? r : pgpk_newer_first(a, b);
-}
-
-static int pgpk_keyid_cmp(const struct pgpk_signature *x,
-			  const struct pgpk_signature *y)
-{
-	return memcmp(x->issuer_keyid, y->issuer_keyid, PGPK_KEYID_LEN);
-}
-
-static int pgpk_rev_keyid_cmp(const void *a, const void *b)
-{
-	int r = pgpk_keyid_cmp(a, b);
-
-	return r ? r : pgpk_newer_first(a, b);
-}
-
-static void pgpk_revocations_free(struct pgpk_revocations *revs)
-{
-	free(revs->mem);
-	memset(revs, 0, sizeof(*revs));
-}
-
-static int pgpk_revocations_index(const struct pgpk_userid *uid,
-				  struct pgpk_revocations *revs)
-{
-	size_t i, k;
-
-	memset(revs, 0, sizeof(*revs));
-	revs->mem = pgpk_calloc_array(uid->nsigs, PGPK_REV_NR * sizeof(void *));
-	if (!revs->mem)
-		return -ENOMEM;
-	for (k = 0; k < PGPK_REV_NR; k++)
-		revs->idx[k] = revs->mem + k * (uid->nsigs ? uid->nsigs : 1);
-	for (i = 0; i < uid->nsigs; i++) {
-		const struct pgpk_signature *r = &uid->sigs[i];
-
-		if (r->type != PGPK_SIG_CERT_REVOCATION || r->malformed)
-			continue;
-		if (r->issuer_fpr_len)
-			revs->idx[PGPK_REV_FPR][revs->n[PGPK_REV_FPR]++] = r;
-		if (r->has_issuer_keyid && !r->issuer_fpr_len)
-			revs->idx[PGPK_REV_KEYID_ONLY]
-				 [revs->n[PGPK_REV_KEYID_ONLY]++] = r;
-		if (r->has_issuer_keyid)
-			revs->idx[PGPK_REV_KEYID][revs->n[PGPK_REV_KEYID]++] =
-				r;
-	}
-	if (pgpk_sort_ptrs(revs->idx[PGPK_REV_FPR], revs->n[PGPK_REV_FPR],
-			   pgpk_rev_fpr_cmp) ||
-	    pgpk_sort_ptrs(revs->idx[PGPK_REV_KEYID_ONLY],
-			   revs->n[PGPK_REV_KEYID_ONLY], pgpk_rev_keyid_cmp) ||
-	    pgpk_sort_ptrs(revs->idx[PGPK_REV_KEYID], revs->n[PGPK_REV_KEYID],
-			   pgpk_rev_keyid_cmp)) {
-		pgpk_revocations_free(revs);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-/* The newest revocation in idx[0..n) by cert's issuer (cmp), or NULL. */
-static const struct pgpk_signature *
-pgpk_newest_by(const void *const *idx, size_t n,
-	       const struct pgpk_signature *cert,
-	       int (*cmp)(const struct pgpk_signature *,
-			  const struct pgpk_signature *))
-{
-	size_t lo = 0, hi = n, mid;
-
-	/* The first entry not below cert's issuer: the newest of its run. */
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (cmp(idx[mid], cert) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < n && !cmp(idx[lo], cert))
-		return idx[lo];
-	return NULL;
-}
-
-static bool pgpk_certification_revoked(const struct pgpk_revocations *revs,
-				       const struct pgpk_signature *cert)
-{
-	const struct pgpk_signature *r = NULL;
-
-	if (cert->issuer_fpr_len) {
-		r = pgpk_newest_by(revs->idx[PGPK_REV_FPR],
-				   revs->n[PGPK_REV_FPR], cert, pgpk_fpr_cmp);
-		if (r && r->created >= cert->created)
-			return true;
-	}
-	if (!cert->has_issuer_keyid)
-		return false;
-	/* Key IDs decide only where one side has no fingerprint. */
-	if (cert->issuer_fpr_len)
-		r = pgpk_newest_by(revs->idx[PGPK_REV_KEYID_ONLY],
-				   revs->n[PGPK_REV_KEYID_ONLY], cert,
-				   pgpk_keyid_cmp);
-	else
-		r = pgpk_newest_by(revs->idx[PGPK_REV_KEYID],
-				   revs->n[PGPK_REV_KEYID], cert,
-				   pgpk_keyid_cmp);
-	return r && r->created >= cert->created;
-}
-
 /* RFC 9580 9.5: the hashes the kernel checks, minus the broken SHA-1. */
 static bool pgpk_kernel_cert_hash(unsigned int hash_algo)
 {
@@ -308,76 +190,190 @@ static bool pgpk_kernel_cert_hash(unsigned int hash_algo)
 }
 
 /*
- * A third-party certification of the user ID the kernel could check: v4
- * or v6 (never v3), RSA (1 or 3), a hash above, an issuer to look up, an
- * RSA value that fits the canonical form and is not much shorter than the
- * smallest issuer modulus the kernel accepts (a genuine value is shorter
- * than the modulus by 8 octets or more with probability 2^-64), not made
- * by this key, not revoked by its issuer.
+ * Can the kernel hash this certification at all?  v4 or v6, RSA, and a
+ * hashed area whose framing holds exactly one creation time, the
+ * signature's (pgpk_hashed_walk(), the kernel's own walk: otherwise it
+ * refuses the whole key, EBADMSG).  *h: what the area says.
  */
-static bool pgpk_is_candidate(const struct pgpk_pubkey *key,
-			      const struct pgpk_revocations *revs,
-			      const struct pgpk_signature *s)
+static bool pgpk_cert_hashable(const struct pgpk_signature *s,
+			       struct pgpk_hashed *h)
 {
-	bool self;
-
-	if (!pgpk_is_cert_type(s->type) || s->malformed ||
-	    s->unknown_critical || !s->has_created ||
-	    (s->version != 4 && s->version != 6) ||
-	    (s->pk_algo != PGPK_PK_RSA && s->pk_algo != PGPK_PK_RSA_S) ||
-	    !pgpk_kernel_cert_hash(s->hash_algo))
-		return false;
-	if (!s->has_issuer_keyid && !s->issuer_fpr_len)
-		return false;
-	if (s->rsa_s.len < PGPK_MIN_ISSUER_BITS / 8 - 8 ||
-	    s->rsa_s.len > PGPK_MAX_MPI || s->hashed_len > PGPK_MAX_HASHED_AREA)
-		return false;
-	self = s->issuer_fpr_len ?
-		       (s->issuer_fpr_len == key->fpr_len &&
-			!memcmp(s->issuer_fpr, key->fpr, key->fpr_len)) :
-		       !memcmp(s->issuer_keyid, key->keyid, PGPK_KEYID_LEN);
-	return !self && !pgpk_certification_revoked(revs, s);
+	return (s->version == 4 || s->version == 6) &&
+	       pgpk_pk_algo_is_rsa(s->pk_algo) && !s->malformed &&
+	       s->has_created && s->hashed_len <= PGPK_MAX_HASHED_AREA &&
+	       pgpk_hashed_walk(s->hashed, (u32)s->hashed_len, NULL, 0, h) &&
+	       h->created == s->created;
 }
 
 /*
- * Key.third_party: every candidate certification of the user ID, newest
- * first, at most PGPK_MAX_THIRD_PARTY (more than a 64 KiB add_key payload
- * can hold).  None is verified here (the issuer keys are not known); the
- * kernel verifies them with the issuer keys its caller can reach.
- * *out is malloc()ed, NULL when there is none.
+ * A third-party certification of the user ID that an anchor could have
+ * made, as far as the signature alone tells (RFC 9580 5.2.1, 5.2.3): a
+ * certification type, checkable by the kernel, by an RSA key with a
+ * strong hash, naming an issuer other than the key, not expired, not
+ * from the future (the kernel's PGPK_CLOCK_SKEW), with an RSA value the
+ * kernel takes.  Nothing verified yet.
  */
-static int pgpk_third_party(const struct pgpk_pubkey *key,
-			    const struct pgpk_userid *uid,
-			    const struct pgpk_signature ***out, size_t *n)
+static bool pgpk_is_candidate(const struct pgpk_pubkey *key,
+			      const struct pgpk_signature *s, int64_t now)
 {
-	const struct pgpk_signature **cands;
-	struct pgpk_revocations revs;
+	struct pgpk_hashed h;
+
+	if (s->type < PGPK_SIG_CERT_GENERIC ||
+	    s->type > PGPK_SIG_CERT_POSITIVE || s->unknown_critical ||
+	    !pgpk_cert_hashable(s, &h) || !pgpk_kernel_cert_hash(s->hash_algo))
+		return false;
+	if (!s->has_issuer_keyid && !s->issuer_fpr_len)
+		return false;
+	if (!s->rsa_s.len || s->rsa_s.len > PGPK_MAX_MPI ||
+	    (int64_t)s->created > now + PGPK_CLOCK_SKEW ||
+	    (s->sig_expires && (int64_t)s->created + s->sig_expires <= now))
+		return false;
+	return s->issuer_fpr_len ?
+		       !(s->issuer_fpr_len == key->fpr_len &&
+			 !memcmp(s->issuer_fpr, key->fpr, key->fpr_len)) :
+		       memcmp(s->issuer_keyid, key->keyid, PGPK_KEYID_LEN) != 0;
+}
+
+/* Does `s` name `key` as its issuer (fingerprint, else key ID)? */
+static bool pgpk_names(const struct pgpk_signature *s,
+		       const struct pgpk_pubkey *key)
+{
+	if (s->issuer_fpr_len)
+		return s->issuer_fpr_len == key->fpr_len &&
+		       !memcmp(s->issuer_fpr, key->fpr, key->fpr_len);
+	return !memcmp(s->issuer_keyid, key->keyid, PGPK_KEYID_LEN);
+}
+
+/* The candidates, for pgpk_parse_opts.want: validate only the anchors
+ * they name. */
+struct pgpk_cands {
+	struct pgpk_signature **sigs;
+	size_t n;
+};
+
+static bool pgpk_anchor_wanted(const struct pgpk_cert *cert, void *arg)
+{
+	const struct pgpk_cands *c = arg;
 	size_t i;
 
+	for (i = 0; i < c->n; i++)
+		if (pgpk_names(c->sigs[i], &cert->primary))
+			return true;
+	return false;
+}
+
+/*
+ * The anchor key that may have made candidate `s`: the first anchor
+ * primary key it names that is usable (pgpk_key_usable(), the anchors'
+ * policy), RSA, could sign then (pgpk_key_signed_at()) and is the key
+ * the hashed issuer fingerprint names, if any (the kernel's rule).
+ */
+static const struct pgpk_pubkey *
+pgpk_anchor_for(struct pgpk_keyring *const *rings, size_t nrings,
+		const struct pgpk_anchors *anchors,
+		const struct pgpk_signature *s)
+{
+	const struct pgpk_pubkey *a;
+	struct pgpk_hashed h;
+	size_t r, c;
+
+	if (!pgpk_cert_hashable(s, &h))
+		return NULL;
+	for (r = 0; r < nrings; r++) {
+		for (c = 0; rings[r] && c < rings[r]->ncerts; c++) {
+			a = &rings[r]->certs[c].primary;
+			if (!pgpk_names(s, a) ||
+			    !pgpk_pk_algo_is_rsa(a->algo) ||
+			    a->algo == PGPK_PK_RSA_E ||
+			    pgpk_key_usable(&rings[r]->certs[c], a,
+					    anchors->use, NULL) ||
+			    pgpk_key_signed_at(a, s->created, NULL))
+				continue;
+			if (h.fpr_len && (h.fpr_len != a->fpr_len ||
+					  memcmp(h.fpr, a->fpr, a->fpr_len)))
+				continue;
+			return a;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Key.certification of a primary key with user ID `uid`, from the
+ * anchors: the newest third-party certification of the user ID that
+ * verifies with an anchor's key, not withdrawn by a revocation of that
+ * anchor (pgpk_certifier()), or NULL.  Forgeries that claim an anchor
+ * cost one RSA operation each and never hide a genuine one (every
+ * candidate is tried, newest first); an anchor file that does not parse
+ * vouches for nothing.  0, or -ENOMEM.
+ */
+static int pgpk_anchor_cert(const struct pgpk_keyring *ring,
+			    const struct pgpk_cert *cert,
+			    const struct pgpk_userid *uid,
+			    const struct pgpk_anchors *anchors,
+			    const struct pgpk_signature **out,
+			    struct pgpk_error *err)
+{
+	struct pgpk_parse_opts popts = { .now = anchors->now };
+	const struct pgpk_pubkey **signers = NULL;
+	struct pgpk_keyring **rings = NULL;
+	struct pgpk_cands cands = { 0 };
+	struct pgpk_signature **pairs = NULL;
+	size_t i, n = 0;
+	int ret = -ENOMEM;
+
 	*out = NULL;
-	*n = 0;
-	cands = pgpk_calloc_array(uid->nsigs ? uid->nsigs : 1, sizeof(*cands));
-	if (!cands || pgpk_revocations_index(uid, &revs)) {
-		free(cands);
-		return -ENOMEM;
-	}
+	if (!anchors->nfiles || !uid->nsigs)
+		return 0;
+	cands.sigs = pgpk_calloc_array(uid->nsigs, sizeof(*cands.sigs));
+	if (!cands.sigs)
+		goto out_free;
 	for (i = 0; i < uid->nsigs; i++)
-		if (pgpk_is_candidate(key, &revs, &uid->sigs[i]))
-			cands[(*n)++] = &uid->sigs[i];
-	pgpk_revocations_free(&revs);
-	if (pgpk_sort_ptrs((const void **)cands, *n, pgpk_sig_newest_cmp)) {
-		free(cands);
-		return -ENOMEM;
+		if (pgpk_is_candidate(&cert->primary, &uid->sigs[i],
+				      anchors->now))
+			cands.sigs[cands.n++] = &uid->sigs[i];
+	ret = 0;
+	if (!cands.n)
+		goto out_free;
+	ret = -ENOMEM;
+	rings = pgpk_calloc_array(anchors->nfiles, sizeof(*rings));
+	signers = pgpk_calloc_array(cands.n, sizeof(*signers));
+	pairs = pgpk_calloc_array(cands.n, sizeof(*pairs));
+	if (!rings || !signers || !pairs ||
+	    pgpk_sort_ptrs((const void **)cands.sigs, cands.n,
+			   pgpk_sig_newest_cmp))
+		goto out_free;
+	popts.want = pgpk_anchor_wanted;
+	popts.want_arg = &cands;
+	for (i = 0; i < anchors->nfiles; i++)
+		if (pgpk_keyring_parse(anchors->files[i].data,
+				       anchors->files[i].len, &popts, &rings[i],
+				       NULL) == -ENOMEM)
+			goto out_free;
+	for (i = 0; i < cands.n; i++) {
+		signers[n] = pgpk_anchor_for(rings, anchors->nfiles, anchors,
+					     cands.sigs[i]);
+		if (signers[n])
+			pairs[n++] = cands.sigs[i];
 	}
-	if (*n > PGPK_MAX_THIRD_PARTY)
-		*n = PGPK_MAX_THIRD_PARTY;
-	*out = cands;
-	return 0;
+	ret = pgpk_certifier(ring, cert, uid, pairs, signers, n, anchors->now,
+			     out);
+out_free:
+	for (i = 0; rings && i < anchors->nfiles; i++)
+		pgpk_keyring_free(rings[i]);
+	free(rings);
+	free(pairs);
+	free(signers);
+	free(cands.sigs);
+	return ret ? pgpk_fail(err, ret, 0,
+			       "out of memory choosing a certification") :
+		     0;
 }
 
 int pgpk_key_canonical(const struct pgpk_keyring *ring,
 		       const struct pgpk_cert *cert,
-		       const struct pgpk_pubkey *key, unsigned int flags,
+		       const struct pgpk_pubkey *key,
+		       const struct pgpk_anchors *anchors, unsigned int flags,
 		       uint8_t **blob, size_t *blob_len, struct pgpk_error *err)
 {
 	Pgpk__Canonical c = PGPK__CANONICAL__INIT;
@@ -385,10 +381,10 @@ int pgpk_key_canonical(const struct pgpk_keyring *ring,
 	Pgpk__KeyMaterial mat = PGPK__KEY_MATERIAL__INIT;
 	Pgpk__KeyMaterial pmat = PGPK__KEY_MATERIAL__INIT;
 	Pgpk__Signature cs = PGPK__SIGNATURE__INIT;
-	const struct pgpk_signature *cert_sig = NULL, **third = NULL;
-	Pgpk__Signature *tp = NULL, **tps = NULL;
-	size_t nthird = 0, i;
+	const struct pgpk_signature *cert_sig = NULL, *third = NULL;
 	bool standalone = flags & PGPK_CANON_STANDALONE;
+	const uint8_t *base = standalone ? NULL : ring->input.packets;
+	struct pgpk_hashed h;
 	int ret;
 
 	ret = pgpk_material(key, &mat, err);
@@ -454,9 +450,14 @@ int pgpk_key_canonical(const struct pgpk_keyring *ring,
 				k.user_id_offset = (uint32_t)uid->offset;
 			}
 			cert_sig = uid->selfsig;
-			ret = pgpk_third_party(key, uid, &third, &nthird);
-			if (ret)
-				return pgpk_fail(err, ret, 0, "out of memory");
+			if (anchors) {
+				ret = pgpk_anchor_cert(ring, cert, uid, anchors,
+						       &third, err);
+				if (ret)
+					return ret;
+			}
+			if (third)
+				cert_sig = third;
 		} else if (key->binding &&
 			   key->binding->type == PGPK_SIG_DIRECT_KEY) {
 			/* No user ID (allowed for v6, RFC 9580 10.1.1): the
@@ -464,51 +465,31 @@ int pgpk_key_canonical(const struct pgpk_keyring *ring,
 			cert_sig = key->binding;
 		}
 	}
-	if (cert_sig && pgpk_pk_algo_is_rsa(cert_sig->pk_algo)) {
-		ret = pgpk_sig_msg(cert_sig, &cs, err);
+	/*
+	 * A certification the kernel cannot hash (v3, not RSA, a hashed
+	 * area without exactly one creation time) would refuse the whole
+	 * key there: left out, the key loads without authority (asym_auth),
+	 * as with a weak hash, which the kernel itself leaves out.
+	 */
+	if (cert_sig && pgpk_cert_hashable(cert_sig, &h)) {
+		ret = pgpk_sig_msg(cert_sig, base, &cs, err);
 		if (ret)
-			goto out_free;
+			return ret;
 		k.certification = &cs;
 	}
-	if (nthird) {
-		ret = -ENOMEM;
-		tp = pgpk_calloc_array(nthird, sizeof(*tp));
-		tps = pgpk_calloc_array(nthird, sizeof(*tps));
-		if (!tp || !tps) {
-			pgpk_fail(err, ret, 0, "out of memory");
-			goto out_free;
-		}
-		for (i = 0; i < nthird; i++) {
-			pgpk__signature__init(&tp[i]);
-			ret = pgpk_sig_msg(third[i], &tp[i], err);
-			if (ret)
-				goto out_free;
-			tps[i] = &tp[i];
-		}
-		k.n_third_party = nthird;
-		k.third_party = tps;
-	}
 	c.key = &k;
-	/* Candidates never make a key unconvertible: the oldest go first. */
-	while (k.n_third_party &&
-	       PGPK_MAGIC_LEN + pgpk__canonical__get_packed_size(&c) >
-		       PGPK_MAX_BLOB)
-		k.n_third_party--;
-	ret = pgpk_pack(&c, blob, blob_len, err);
-out_free:
-	free(tps);
-	free(tp);
-	free(third);
-	return ret;
+	return pgpk_pack(&c, blob, blob_len, err);
 }
 
 int pgpk_sigs_canonical(const struct pgpk_sigset *set, const size_t *idx,
-			size_t n, uint8_t **blob, size_t *blob_len,
+			size_t n, const struct pgpk_blob *content,
+			uint8_t **blob, size_t *blob_len,
 			struct pgpk_error *err)
 {
 	Pgpk__Canonical c = PGPK__CANONICAL__INIT;
 	Pgpk__Signature s[PGPK_MAX_SIGNATURES];
 	Pgpk__Signature *more[PGPK_MAX_SIGNATURES - 1];
+	struct pgpk_blob own = { set->content, set->content_len };
 	size_t i;
 	int ret;
 
@@ -520,7 +501,7 @@ int pgpk_sigs_canonical(const struct pgpk_sigset *set, const size_t *idx,
 			return pgpk_fail(err, -ENOKEY, 0, "no signature %zu",
 					 idx[i]);
 		pgpk__signature__init(&s[i]);
-		ret = pgpk_sig_msg(&set->sigs[idx[i]], &s[i], err);
+		ret = pgpk_sig_msg(&set->sigs[idx[i]], NULL, &s[i], err);
 		if (ret)
 			return ret;
 		if (i)
@@ -529,15 +510,17 @@ int pgpk_sigs_canonical(const struct pgpk_sigset *set, const size_t *idx,
 	c.signature = &s[0];
 	c.n_more_signatures = n - 1;
 	c.more_signatures = more;
-	if (set->has_content) {
-		if (set->content_len > PGPK_MAX_CONTENT)
+	if (!content && set->has_content)
+		content = &own;
+	if (content) {
+		if (content->len > PGPK_MAX_CONTENT)
 			return pgpk_fail(
 				err, -EBADMSG, 0,
 				"signed content of %zu octets exceeds %d",
-				set->content_len, PGPK_MAX_CONTENT);
+				content->len, PGPK_MAX_CONTENT);
 		c.has_content = 1;
-		c.content.data = set->content;
-		c.content.len = set->content_len;
+		c.content.data = (uint8_t *)(uintptr_t)content->data;
+		c.content.len = content->len;
 	}
 	return pgpk_pack(&c, blob, blob_len, err);
 }
@@ -545,7 +528,7 @@ int pgpk_sigs_canonical(const struct pgpk_sigset *set, const size_t *idx,
 int pgpk_sig_canonical(const struct pgpk_sigset *set, size_t idx,
 		       uint8_t **blob, size_t *blob_len, struct pgpk_error *err)
 {
-	return pgpk_sigs_canonical(set, &idx, 1, blob, blob_len, err);
+	return pgpk_sigs_canonical(set, &idx, 1, NULL, blob, blob_len, err);
 }
 
 static int pgpk_convert_key(const uint8_t *in, size_t len,
@@ -554,11 +537,17 @@ static int pgpk_convert_key(const uint8_t *in, size_t len,
 {
 	struct pgpk_parse_opts popts = { .now = opts ? opts->now : 0 };
 	const char *select = opts ? opts->select : NULL;
+	struct pgpk_anchors anchors = { 0 };
 	struct pgpk_keyring *ring;
 	const struct pgpk_cert *cert;
 	const struct pgpk_pubkey *key;
+	unsigned int use = 0;
 	int ret;
 
+	if (opts && opts->allow_revoked)
+		use |= PGPK_USE_ALLOW_REVOKED;
+	if (opts && opts->allow_expired)
+		use |= PGPK_USE_ALLOW_EXPIRED;
 	ret = pgpk_keyring_parse(in, len, &popts, &ring, err);
 	if (ret)
 		return ret;
@@ -576,52 +565,77 @@ static int pgpk_convert_key(const uint8_t *in, size_t len,
 	}
 	/* The one validity rule (valid.c); the kernel cannot see
 	 * revocations or back-signatures: refusing is our job. */
-	ret = pgpk_key_usable(
-		cert, key,
-		(opts && opts->allow_revoked ? PGPK_USE_ALLOW_REVOKED : 0) |
-			(opts && opts->allow_expired ? PGPK_USE_ALLOW_EXPIRED :
-						       0),
-		err);
-	if (!ret)
-		ret = pgpk_key_canonical(ring, cert, key, 0, out, out_len, err);
+	ret = pgpk_key_usable(cert, key, use, err);
+	if (ret)
+		goto out_free_ring;
+	if (opts && opts->nanchors) {
+		anchors = (struct pgpk_anchors){ opts->anchors, opts->nanchors,
+						 opts->now, use };
+	}
+	ret = pgpk_key_canonical(ring, cert, key,
+				 anchors.nfiles ? &anchors : NULL, 0, out,
+				 out_len, err);
 out_free_ring:
 	pgpk_keyring_free(ring);
 	return ret;
 }
 
 /*
- * May set->sigs[idx] go into the answer?  It must convert (RSA, well
- * formed) and pass the caller's filter (the broker's policy), which sees
- * it as the kernel will, decoded from its canonical form.
+ * May set->sigs[idx] go into the answer?  It must convert (RSA, v4 or
+ * v6, well formed) and pass the caller's filter (the broker's policy),
+ * which sees it as the kernel will, decoded from its canonical form.
  */
 static int pgpk_sig_usable(const struct pgpk_sigset *set, size_t idx,
 			   const struct pgpk_convert_opts *opts,
 			   struct pgpk_error *err)
 {
-	struct pgpk_canon canon;
+	struct pgpk_canon *canon = NULL;
 	uint8_t *blob = NULL;
 	size_t len;
 	int ret;
 
-	ret = pgpk_sig_canonical(set, idx, &blob, &len, err);
+	ret = pgpk_sigs_canonical(set, &idx, 1, NULL, &blob, &len, err);
 	if (ret || !opts || !opts->sig_filter)
 		goto out_free;
-	ret = pgpk_canon_decode(blob, len, &canon, NULL);
+	canon = malloc(sizeof(*canon));
+	ret = canon ? pgpk_canon_decode(blob, len, canon, NULL) : -ENOMEM;
 	if (ret) {
 		pgpk_fail(err, ret, set->sigs[idx].offset,
-			  "signature at offset %zu: not canonical",
-			  set->sigs[idx].offset);
+			  "signature at offset %zu: %s", set->sigs[idx].offset,
+			  canon ? "not canonical" : "out of memory");
 		goto out_free;
 	}
-	ret = opts->sig_filter(opts->sig_filter_arg, &canon.sig, err->msg,
+	ret = opts->sig_filter(opts->sig_filter_arg, &canon->sigs[0], err->msg,
 			       sizeof(err->msg));
 	if (ret) {
 		err->code = ret;
 		err->offset = set->sigs[idx].offset;
 	}
 out_free:
+	free(canon);
 	free(blob);
 	return ret;
+}
+
+/*
+ * A detached signature's data as Canonical.content: as it is for a
+ * binary signature, canonicalised for a text one (RFC 9580 5.2.1.2).
+ * Every signature of the answer must hash it so: one of the other kind
+ * is left out.
+ */
+static int pgpk_detached_content(const struct pgpk_blob *data, bool text,
+				 uint8_t **owned, struct pgpk_blob *content,
+				 struct pgpk_error *err)
+{
+	*owned = NULL;
+	*content = *data;
+	if (!text)
+		return 0;
+	if (pgpk_text_canonicalize_detached(data->data, data->len, owned,
+					    &content->len))
+		return pgpk_fail(err, -ENOMEM, 0, "out of memory");
+	content->data = *owned;
+	return 0;
 }
 
 /*
@@ -633,27 +647,60 @@ static int pgpk_convert_sig(const uint8_t *in, size_t len,
 			    const struct pgpk_convert_opts *opts, uint8_t **out,
 			    size_t *out_len, struct pgpk_error *err)
 {
+	const struct pgpk_blob *data = opts ? opts->data : NULL;
 	size_t keep[PGPK_MAX_SIGNATURES], n = 0, i;
+	struct pgpk_blob content;
+	uint8_t *owned = NULL;
 	struct pgpk_sigset *set;
 	struct pgpk_error e;
+	bool text = false;
 	int ret;
 
 	ret = pgpk_sigset_parse(in, len, &set, err);
 	if (ret)
 		return ret;
-	for (i = 0; i < set->nsigs && n < PGPK_MAX_SIGNATURES; i++) {
+	if (data && set->has_content) {
+		ret = pgpk_fail(
+			err, -EKEYREJECTED, 0,
+			"the message carries its signed content: no data to add");
+		goto out_free;
+	}
+	for (i = 0; i < set->nsigs; i++) {
 		memset(&e, 0, sizeof(e));
-		if (!pgpk_sig_usable(set, i, opts, &e))
+		ret = n == PGPK_MAX_SIGNATURES ?
+			      pgpk_fail(&e, -E2BIG, set->sigs[i].offset,
+					"an answer holds at most %d signatures",
+					PGPK_MAX_SIGNATURES) :
+			      pgpk_sig_usable(set, i, opts, &e);
+		if (!ret && data && n &&
+		    (set->sigs[i].type == PGPK_SIG_TEXT) != text)
+			ret = pgpk_fail(
+				&e, -EKEYREJECTED, set->sigs[i].offset,
+				"signature at offset %zu is a %s signature, the first one a %s one: one content per answer",
+				set->sigs[i].offset, text ? "binary" : "text",
+				text ? "text" : "binary");
+		if (!ret) {
+			text = n ? text : set->sigs[i].type == PGPK_SIG_TEXT;
 			keep[n++] = i;
-		else if (!err->code)
+			continue;
+		}
+		if (!err->code)
 			*err = e;
+		if (opts && opts->left_out)
+			opts->left_out(opts->left_out_arg, i, &e);
 	}
-	if (n) {
-		memset(err, 0, sizeof(*err));
-		ret = pgpk_sigs_canonical(set, keep, n, out, out_len, err);
-	} else {
-		ret = err->code;
-	}
+	ret = err->code ? err->code :
+			  pgpk_fail(err, -EBADMSG, 0, "no signature");
+	if (!n)
+		goto out_free;
+	memset(err, 0, sizeof(*err));
+	ret = data ? pgpk_detached_content(data, text, &owned, &content, err) :
+		     0;
+	if (!ret)
+		ret = pgpk_sigs_canonical(set, keep, n, data ? &content : NULL,
+					  out, out_len, err);
+out_free:
+	free(owned);
 	pgpk_sigset_free(set);
 	return ret;
 }

@@ -182,6 +182,21 @@ int pgpk_sig_verify_rsa(const struct pgpk_pubkey *signer,
 			const struct pgpk_signature *sig, const uint8_t *digest,
 			size_t digest_len);
 
+/*
+ * cert.c: which third-party certification vouches for cert's primary key
+ * (pgpk_key_canonical()).  cands[0..n), newest first, each claiming to be
+ * made by signers[i] over the primary key and `uid`: the first that
+ * verifies (one RSA operation each) and that no certification revocation
+ * (0x30) over the user ID, made by the same signer at or after it and
+ * verifying with it, withdrew (RFC 9580 5.2.1.15; a signer so revoked
+ * vouches no more).  *out: it, or NULL.  0 or -ENOMEM.
+ */
+int pgpk_certifier(const struct pgpk_keyring *ring,
+		   const struct pgpk_cert *cert, const struct pgpk_userid *uid,
+		   struct pgpk_signature *const *cands,
+		   const struct pgpk_pubkey *const *signers, size_t n,
+		   int64_t now, const struct pgpk_signature **out);
+
 /* pgpk_input_decode(), optionally using binary input in place. */
 int pgpk_input_decode_borrow(const uint8_t *in, size_t len,
 			     struct pgpk_input *out, bool borrow,

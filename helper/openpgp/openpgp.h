@@ -337,7 +337,25 @@ uint32_t pgpk_crc24(const uint8_t *data, size_t len);
 int pgpk_text_canonicalize(const uint8_t *in, size_t len, bool strip_trailing,
 			   uint8_t **out, size_t *out_len);
 
+/*
+ * The data of a detached text signature (RFC 9580 5.2.1.2) as GnuPG
+ * hashes it (textfilter.c): every CR at the end of a line, and at the
+ * end of the data, dropped, then every LF made CRLF.  malloc()ed output.
+ */
+int pgpk_text_canonicalize_detached(const uint8_t *in, size_t len,
+				    uint8_t **out, size_t *out_len);
+
 /* ---- keys (key.c, cert.c) ---- */
+
+/*
+ * Where each certificate of binary packets starts: the header offsets of
+ * the public key packets (tag 6) among the top-level packets (RFC 9580
+ * 4.2 framing only, nothing parsed), in order; *starts malloc()ed.  A
+ * certificate runs to the next one, or to the end.  0, or -EBADMSG
+ * (framing), -ENOMEM.
+ */
+int pgpk_cert_starts(const uint8_t *packets, size_t len, size_t **starts,
+		     size_t *n, struct pgpk_error *err);
 
 /* Parse every certificate of the input (binary, armored). */
 int pgpk_keyring_parse(const uint8_t *in, size_t len,
@@ -405,21 +423,38 @@ int pgpk_key_signed_at(const struct pgpk_pubkey *key, uint32_t t,
 
 /* ---- canonical encoding (convert.c) ---- */
 
-/* Flags of pgpk_key_canonical(). */
-#define PGPK_CANON_STANDALONE \
-	0x01 /* omit packet/user ID offsets (the
-					 * blob is used without the OpenPGP
-					 * bytes, e.g. in a preload bundle) */
+/*
+ * Flags of pgpk_key_canonical(): omit the offsets of the key, primary
+ * key, user ID packets and of the certification's RSA value (the blob is
+ * used without the OpenPGP bytes).
+ */
+#define PGPK_CANON_STANDALONE 0x01
+
+/*
+ * The trust anchors a primary key's certification may come from
+ * (pgpk_convert_opts.anchors): their files, and how their keys are
+ * judged (pgpk_key_usable()'s PGPK_USE_ALLOW_* flags, at `now`).
+ */
+struct pgpk_anchors {
+	const struct pgpk_blob *files;
+	size_t nfiles;
+	int64_t now;
+	unsigned int use;
+};
 
 /*
  * Canonical Key blob (magic included) for one RSA key of the keyring:
  * material, offsets, subkey flag, primary user ID, expiry, flags, the
  * primary (for a subkey) and the certification (Key.certification in
- * proto/pgpk.proto).  -ENOPKG for non-RSA keys.  malloc()ed *blob.
+ * proto/pgpk.proto; for a primary key, an anchor's certification when
+ * `anchors` gives one that verifies, else its own; a v3 one is left out:
+ * the kernel takes v4 and v6 only).  -ENOPKG for non-RSA keys and RSA
+ * Encrypt-Only ones.  malloc()ed *blob.
  */
 int pgpk_key_canonical(const struct pgpk_keyring *ring,
 		       const struct pgpk_cert *cert,
-		       const struct pgpk_pubkey *key, unsigned int flags,
+		       const struct pgpk_pubkey *key,
+		       const struct pgpk_anchors *anchors, unsigned int flags,
 		       uint8_t **blob, size_t *blob_len,
 		       struct pgpk_error *err);
 
@@ -452,10 +487,12 @@ int pgpk_sig_canonical(const struct pgpk_sigset *set, size_t idx,
 /*
  * The same for several signatures of the set, set->sigs[idx[0..n)], n at
  * most PGPK_MAX_SIGNATURES: the first as Canonical.signature, the others
- * as Canonical.more_signatures (proto/pgpk.proto).
+ * as Canonical.more_signatures (proto/pgpk.proto); with `content` (a
+ * detached signature's data, as hashed), or NULL for the set's own.
  */
 int pgpk_sigs_canonical(const struct pgpk_sigset *set, const size_t *idx,
-			size_t n, uint8_t **blob, size_t *blob_len,
+			size_t n, const struct pgpk_blob *content,
+			uint8_t **blob, size_t *blob_len,
 			struct pgpk_error *err);
 
 /* ---- hashing and verification helpers (cert.c), used by verify ---- */

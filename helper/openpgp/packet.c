@@ -258,3 +258,45 @@ void pgpk_packet_release(struct pgpk_packet *pkt)
 	free(pkt->owned);
 	pkt->owned = NULL;
 }
+
+int pgpk_cert_starts(const uint8_t *packets, size_t len, size_t **starts,
+		     size_t *n, struct pgpk_error *err)
+{
+	struct pgpk_packet pkt;
+	struct pgpk_cursor c;
+	size_t cap = 0, *v = NULL, *nv;
+	int ret;
+
+	*starts = NULL;
+	*n = 0;
+	pgpk_cursor_init(&c, packets, len, 0);
+	while (pgpk_cursor_left(&c)) {
+		ret = pgpk_packet_next(&c, &pkt, err);
+		pgpk_packet_release(&pkt);
+		if (ret)
+			goto error_free;
+		if (pkt.tag != PGPK_TAG_PUBLIC_KEY)
+			continue;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 16;
+			nv = pgpk_calloc_array(cap, sizeof(*nv));
+			if (!nv) {
+				ret = pgpk_fail(err, -ENOMEM, pkt.hdr_offset,
+						"out of memory");
+				goto error_free;
+			}
+			if (v)
+				memcpy(nv, v, *n * sizeof(*v));
+			free(v);
+			v = nv;
+		}
+		v[(*n)++] = pkt.hdr_offset;
+	}
+	*starts = v;
+	return 0;
+
+error_free:
+	free(v);
+	*n = 0;
+	return ret;
+}

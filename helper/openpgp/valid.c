@@ -2,7 +2,7 @@
 /*
  * The one validity rule: whether a key of a certificate may be used, and
  * whether it can have made a signature at a given time.  list (can_sign),
- * key, debug and the upcall (pgpk_convert()), bundle, import and verify
+ * key, convert, debug and the upcall (pgpk_convert()), import and verify
  * all decide here, so they cannot disagree.
  *
  * The facts come from pgpk_keyring_parse() (cert.c): which self-signature

@@ -23,8 +23,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <openssl/evp.h>
-
 #include "helper/pgpk_broker.h"
 #include "helper/pgpk_child.h"
 
@@ -113,7 +111,6 @@ int main(int argc, char **argv)
 	uint64_t *t_plain, *t_sb, *t_full;
 	struct pgpk_broker_result res;
 	struct pgpk_error err;
-	unsigned int md_len;
 	char msg[256];
 	uint8_t *data, *blob;
 
@@ -125,7 +122,6 @@ int main(int argc, char **argv)
 	t_full = calloc(runs, sizeof(*t_full));
 	opts.now = (int64_t)time(NULL);
 	pgpk_policy_default(&policy);
-	EVP_Digest(data, len, req.sha256, &md_len, EVP_sha256(), NULL);
 	if (pgpk_sandbox_prepare(&sb, NULL, msg, sizeof(msg))) {
 		fprintf(stderr, "sandbox: %s\n", msg);
 		return 1;

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fault injection for the broker: parser children that crash, hang, write
- * too much, write garbage, answer for another blob or the wrong kind, or
- * exit without answering.  Every case must end in exactly one reject with
- * the documented errno, within the watchdog time, and never instantiate.
- * The good cases check the converse: exactly one instantiate, with the
- * very bytes the child framed.  Also: no fd leaked, no child left behind.
+ * too much, write garbage, answer for other bytes, at other offsets, with
+ * a subkey or the wrong kind, too large, or exit without answering.
+ * Every case must end in exactly one reject with the documented errno,
+ * for PGPK_REJECT_TIMEOUT seconds, within the watchdog time, and never
+ * instantiate.  The good cases check the converse: exactly one
+ * instantiate, with the very bytes the child framed.  Also: no fd leaked,
+ * no child left behind; and pgpk_broker_frames(), import's exchange, hands
+ * over every frame of a well-framed answer and none of a broken one.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -19,8 +22,6 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-
-#include <openssl/evp.h>
 
 #include "helper/pgpk_broker.h"
 #include "tests/broker/pgpk_test_blobs.h"
@@ -246,40 +247,23 @@ struct pgpk_env {
 	uint8_t *small_key_blob, *expired_key_blob, *moved_key_blob;
 	size_t key_len, other_key_len, sig_len, sha1_sig_len;
 	size_t small_key_len, expired_key_len, moved_key_len;
-	uint8_t *key_input, *sig_input, *small_input;
-	size_t key_input_len, sig_input_len, small_input_len;
-	bool bad_sha; /* flip a bit of the description's SHA-256 */
+	uint8_t *key_input, *sig_input, *small_input, *uid_input;
+	size_t key_input_len, sig_input_len, small_input_len, uid_input_len;
 	bool nofile_zero; /* no descriptor left for the run */
-};
-
-static void pgpk_desc(struct pgpk_request *req, enum pgpk_want want,
-		      const uint8_t *data, size_t len)
-{
-	unsigned int md_len;
-
-	memset(req, 0, sizeof(*req));
-	req->want = want;
-	EVP_Digest(data, len, req->sha256, &md_len, EVP_sha256(), NULL);
-}
-
-/* What one case expects: the errno, and whether it is cached. */
-enum pgpk_cached {
-	PGPK_VERDICT, /* rejected for --negative-timeout: shared */
-	PGPK_NOT_CACHED, /* PGPK_POLICY_CIRCUMSTANCE_TIMEOUT: requester only */
 };
 
 /*
  * The one fixture: run the broker on `in` with child `child` (argument
  * `fake`) and ops `ops`, and check the verdict: exactly one of
  * instantiate (want_error 0, with the bytes the child framed) or reject
- * (with want_error and the timeout of its class), in time, with no fd or
+ * (with want_error, for PGPK_REJECT_TIMEOUT), in time, with no fd or
  * child left behind.  A good case whose instantiate fails also rejects.
  */
 static void pgpk_run_case(const char *name, struct pgpk_env *env,
 			  const struct pgpk_broker_ops *ops,
 			  pgpk_child_fn child, struct pgpk_fake *fake,
 			  enum pgpk_want want, const uint8_t *in, size_t in_len,
-			  int want_error, enum pgpk_cached cached)
+			  int want_error)
 {
 	struct pgpk_record rec = { 0 };
 	struct pgpk_broker broker = {
@@ -290,18 +274,13 @@ static void pgpk_run_case(const char *name, struct pgpk_env *env,
 		.child_arg = fake,
 		.sandbox = &env->sb,
 	};
-	unsigned int want_timeout = cached == PGPK_VERDICT ?
-					    env->policy.negative_timeout :
-					    PGPK_POLICY_CIRCUMSTANCE_TIMEOUT;
+	unsigned int want_timeout = PGPK_REJECT_TIMEOUT;
 	struct pgpk_broker_result res;
-	struct pgpk_request req;
+	struct pgpk_request req = { .want = want };
 	struct rlimit nofile;
 	int fds_before = pgpk_count_fds(), before = pgpk_failures;
 	int ret;
 
-	pgpk_desc(&req, want, in, in_len);
-	if (env->bad_sha)
-		req.sha256[5] ^= 1;
 	getrlimit(RLIMIT_NOFILE, &nofile);
 	if (env->nofile_zero) /* soft limit only: the hard one stays */
 		setrlimit(RLIMIT_NOFILE,
@@ -327,12 +306,6 @@ static void pgpk_run_case(const char *name, struct pgpk_env *env,
 			      res.timeout == want_timeout,
 		      "%s: rejected for %u s (reported %u), want %u", name,
 		      rec.timeout, res.timeout, want_timeout);
-		CHECK(pgpk_errno_is_verdict(want_error) ==
-				      (cached == PGPK_VERDICT) ||
-			      env->bad_sha,
-		      "%s: %s is %sa verdict errno", name,
-		      pgpk_errno_name(want_error),
-		      pgpk_errno_is_verdict(want_error) ? "" : "not ");
 	} else {
 		CHECK(rec.instantiated == 1 && !rec.rejected && fake &&
 			      rec.blob_len == fake->len &&
@@ -355,10 +328,10 @@ static void pgpk_run_case(const char *name, struct pgpk_env *env,
 static void pgpk_case(const char *name, struct pgpk_env *env,
 		      pgpk_child_fn child, struct pgpk_fake *fake,
 		      enum pgpk_want want, const uint8_t *in, size_t in_len,
-		      int want_error, enum pgpk_cached cached)
+		      int want_error)
 {
 	pgpk_run_case(name, env, &pgpk_rec_ops, child, fake, want, in, in_len,
-		      want_error, cached);
+		      want_error);
 }
 
 static void pgpk_env_init(struct pgpk_env *env)
@@ -399,6 +372,9 @@ static void pgpk_env_init(struct pgpk_env *env)
 	env->small_input_len = 300;
 	env->small_input = pgpk_test_key_input(env->n, 128, 300);
 	env->sig_input = pgpk_make_input(env->s, 256, 400, &env->sig_input_len);
+	env->uid_input_len = 900;
+	env->uid_input = pgpk_test_key_uid_input(env->n, 256, "T <t@pgpk>",
+						 env->uid_input_len);
 }
 
 static void pgpk_env_free(struct pgpk_env *env)
@@ -414,6 +390,7 @@ static void pgpk_env_free(struct pgpk_env *env)
 	free(env->key_input);
 	free(env->sig_input);
 	free(env->small_input);
+	free(env->uid_input);
 }
 
 static void pgpk_fault_cases(struct pgpk_env *env)
@@ -430,44 +407,41 @@ static void pgpk_fault_cases(struct pgpk_env *env)
 	size_t len = env->key_input_len;
 
 	pgpk_case("crash", env, child_crash, NULL, PGPK_WANT_KEY, in, len,
-		  ECHILD, PGPK_NOT_CACHED);
+		  ECHILD);
 	pgpk_case("hang", env, child_hang, NULL, PGPK_WANT_KEY, in, len,
-		  ETIMEDOUT, PGPK_NOT_CACHED);
+		  ETIMEDOUT);
 	pgpk_case("answer-then-hang", env, child_answer_then_hang, &key,
-		  PGPK_WANT_KEY, in, len, ETIMEDOUT, PGPK_NOT_CACHED);
+		  PGPK_WANT_KEY, in, len, ETIMEDOUT);
 	pgpk_case("too-much", env, child_too_much, NULL, PGPK_WANT_KEY, in, len,
-		  ECHILD, PGPK_NOT_CACHED);
+		  ECHILD);
 	pgpk_case("garbage", env, child_garbage, NULL, PGPK_WANT_KEY, in, len,
-		  ECHILD, PGPK_NOT_CACHED);
+		  ECHILD);
 	pgpk_case("no-answer", env, child_silent, NULL, PGPK_WANT_KEY, in, len,
-		  ECHILD, PGPK_NOT_CACHED);
+		  ECHILD);
 	pgpk_case("exit-status", env, child_exit3, NULL, PGPK_WANT_KEY, in, len,
-		  ECHILD, PGPK_NOT_CACHED);
+		  ECHILD);
 	pgpk_case("truncated", env, child_truncated, &key, PGPK_WANT_KEY, in,
-		  len, ECHILD, PGPK_NOT_CACHED);
+		  len, ECHILD);
 	pgpk_case("forbidden-syscall", env, child_forbidden, &key,
-		  PGPK_WANT_KEY, in, len, ECHILD, PGPK_NOT_CACHED);
+		  PGPK_WANT_KEY, in, len, ECHILD);
 	pgpk_case("not-canonical", env, child_answer, &bad, PGPK_WANT_KEY, in,
-		  len, EBADMSG, PGPK_VERDICT);
+		  len, EBADMSG);
 	pgpk_case("other-blob", env, child_answer, &other, PGPK_WANT_KEY, in,
-		  len, EKEYREJECTED, PGPK_VERDICT);
+		  len, EKEYREJECTED);
 	pgpk_case("other-offset", env, child_answer, &moved, PGPK_WANT_KEY, in,
-		  len, EKEYREJECTED, PGPK_VERDICT);
+		  len, EKEYREJECTED);
 	pgpk_case("wrong-kind-sig", env, child_answer, &sig, PGPK_WANT_KEY, in,
-		  len, EKEYREJECTED, PGPK_VERDICT);
+		  len, EKEYREJECTED);
 	pgpk_case("wrong-kind-key", env, child_answer, &key, PGPK_WANT_SIG,
-		  env->sig_input, env->sig_input_len, EKEYREJECTED,
-		  PGPK_VERDICT);
+		  env->sig_input, env->sig_input_len, EKEYREJECTED);
 	pgpk_case("verdict-ebadmsg", env, child_verdict_ebadmsg, NULL,
-		  PGPK_WANT_KEY, in, len, EBADMSG, PGPK_VERDICT);
+		  PGPK_WANT_KEY, in, len, EBADMSG);
 	pgpk_case("verdict-enopkg", env, child_verdict_enopkg, NULL,
-		  PGPK_WANT_KEY, in, len, ENOPKG, PGPK_VERDICT);
-	/* ENOKEY is request_key()'s own when the helper cannot run: never
-	 * shared, so never cached as a verdict either. */
-	pgpk_case("enokey-not-shared", env, child_verdict_enokey, NULL,
-		  PGPK_WANT_KEY, in, len, ENOKEY, PGPK_NOT_CACHED);
+		  PGPK_WANT_KEY, in, len, ENOPKG);
+	pgpk_case("verdict-enokey", env, child_verdict_enokey, NULL,
+		  PGPK_WANT_KEY, in, len, ENOKEY);
 	pgpk_case("verdict-bad-status", env, child_verdict_eio, NULL,
-		  PGPK_WANT_KEY, in, len, ECHILD, PGPK_NOT_CACHED);
+		  PGPK_WANT_KEY, in, len, ECHILD);
 }
 
 static void pgpk_good_and_policy_cases(struct pgpk_env *env)
@@ -487,35 +461,30 @@ static void pgpk_good_and_policy_cases(struct pgpk_env *env)
 	size_t big_len;
 
 	pgpk_case("good-key", env, child_answer, &key, PGPK_WANT_KEY,
-		  env->key_input, env->key_input_len, 0, PGPK_VERDICT);
+		  env->key_input, env->key_input_len, 0);
 	pgpk_case("good-sig", env, child_answer, &sig, PGPK_WANT_SIG,
-		  env->sig_input, env->sig_input_len, 0, PGPK_VERDICT);
+		  env->sig_input, env->sig_input_len, 0);
 	/* A compressed signed message hides the signature packet. */
 	msg.blob = pgpk_test_msg_blob(env->s, 256, 8, (const uint8_t *)"hi", 2,
 				      &msg.len);
 	pgpk_case("good-msg-compressed", env, child_answer, &msg, PGPK_WANT_SIG,
-		  env->key_input, env->key_input_len, 0, PGPK_VERDICT);
+		  env->key_input, env->key_input_len, 0);
 	pgpk_case("other-detached-sig", env, child_answer, &sig, PGPK_WANT_SIG,
-		  env->key_input, env->key_input_len, EKEYREJECTED,
-		  PGPK_VERDICT);
+		  env->key_input, env->key_input_len, EKEYREJECTED);
 	free((void *)(uintptr_t)msg.blob);
 	pgpk_case("policy-sha1", env, child_answer, &sha1, PGPK_WANT_SIG,
-		  env->sig_input, env->sig_input_len, EKEYREJECTED,
-		  PGPK_VERDICT);
+		  env->sig_input, env->sig_input_len, EKEYREJECTED);
 	pgpk_case("policy-1024-bit", env, child_answer, &small, PGPK_WANT_KEY,
-		  env->small_input, env->small_input_len, EKEYREJECTED,
-		  PGPK_VERDICT);
+		  env->small_input, env->small_input_len, EKEYREJECTED);
 	pgpk_case("policy-expired", env, child_answer, &expired, PGPK_WANT_KEY,
-		  env->key_input, env->key_input_len, EKEYEXPIRED,
-		  PGPK_VERDICT);
+		  env->key_input, env->key_input_len, EKEYEXPIRED);
 	env->policy.allow_expired = true;
 	pgpk_case("policy-allow-expired", env, child_answer, &expired,
-		  PGPK_WANT_KEY, env->key_input, env->key_input_len, 0,
-		  PGPK_VERDICT);
+		  PGPK_WANT_KEY, env->key_input, env->key_input_len, 0);
 	env->policy.allow_expired = false;
 	env->policy.min_rsa_bits = 1024;
 	pgpk_case("policy-min-1024", env, child_answer, &small, PGPK_WANT_KEY,
-		  env->small_input, env->small_input_len, 0, PGPK_VERDICT);
+		  env->small_input, env->small_input_len, 0);
 	env->policy.min_rsa_bits = 2048;
 
 	/* Larger than a pipe buffer: the exchange must not deadlock. */
@@ -524,10 +493,10 @@ static void pgpk_good_and_policy_cases(struct pgpk_env *env)
 	big.expect_in = big_in;
 	big.expect_len = big_len;
 	pgpk_case("large-input", env, child_answer, &big, PGPK_WANT_KEY, big_in,
-		  big_len, 0, PGPK_VERDICT);
+		  big_len, 0);
 	env->policy.max_input = 100000;
 	pgpk_case("policy-max-input", env, child_answer, &big, PGPK_WANT_KEY,
-		  big_in, big_len, EKEYREJECTED, PGPK_VERDICT);
+		  big_in, big_len, EKEYREJECTED);
 	env->policy.max_input = PGPK_POLICY_MAX_INPUT;
 	free(big_in);
 }
@@ -565,8 +534,7 @@ static const struct pgpk_broker_ops pgpk_enomem_ops = {
 
 /*
  * Failures that belong to this request, not to the bytes: each rejected
- * with its own errno for PGPK_POLICY_CIRCUMSTANCE_TIMEOUT, never for
- * --negative-timeout (issue 9: quota poisoning, killed parser).
+ * with its own errno (nothing is shared in the kernel any more: issue 19).
  */
 static void pgpk_circumstance_cases(struct pgpk_env *env)
 {
@@ -576,21 +544,192 @@ static void pgpk_circumstance_cases(struct pgpk_env *env)
 
 	/* The requester's key quota is full: never EKEYREJECTED. */
 	pgpk_run_case("instantiate-edquot", env, &pgpk_edquot_ops, child_answer,
-		      &key, PGPK_WANT_KEY, in, len, EDQUOT, PGPK_NOT_CACHED);
+		      &key, PGPK_WANT_KEY, in, len, EDQUOT);
 	pgpk_run_case("instantiate-enomem", env, &pgpk_enomem_ops, child_answer,
-		      &key, PGPK_WANT_KEY, in, len, ENOMEM, PGPK_NOT_CACHED);
+		      &key, PGPK_WANT_KEY, in, len, ENOMEM);
 	pgpk_case("verdict-enomem", env, child_verdict_enomem, NULL,
-		  PGPK_WANT_KEY, in, len, ENOMEM, PGPK_NOT_CACHED);
-	/* Not the bytes the description names: nothing cached for them. */
-	env->bad_sha = true;
-	pgpk_case("sha-mismatch", env, child_answer, &key, PGPK_WANT_KEY, in,
-		  len, EBADMSG, PGPK_NOT_CACHED);
-	env->bad_sha = false;
+		  PGPK_WANT_KEY, in, len, ENOMEM);
 	/* No descriptor left for the pipes (EMFILE): the moment's state. */
 	env->nofile_zero = true;
 	pgpk_case("pipe-emfile", env, child_answer, &key, PGPK_WANT_KEY, in,
-		  len, EMFILE, PGPK_NOT_CACHED);
+		  len, EMFILE);
 	env->nofile_zero = false;
+}
+
+/*
+ * The kernel's binding checks, made by the broker first: the answer is
+ * the certificate's primary key, its packets whole top-level packets of
+ * the input at the offsets it names, its certification's value at its
+ * offset; binary input only; at most max_answer octets (EMSGSIZE).
+ */
+static void pgpk_binding_cases(struct pgpk_env *env)
+{
+	static const char armored[] =
+		"-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQENBGVT8QA=\n"
+		"-----END PGP PUBLIC KEY BLOCK-----\n";
+	struct pgpk_test_key_opts o = { .user_id = "T <t@pgpk>" };
+	uint32_t uid_at = pgpk_test_uid_offset(256), s_at = 600;
+	const uint8_t *in = env->uid_input;
+	size_t len = env->uid_input_len, n;
+	struct pgpk_fake f = { NULL, 0, NULL, 0 };
+	uint8_t *blob;
+	size_t blob_len;
+
+#define BLOB_CASE(name, input, input_len, want)                                \
+	do {                                                                   \
+		blob = pgpk_test_key_blob_opts(env->n, 256, 3, &o, &blob_len); \
+		f = (struct pgpk_fake){ blob, blob_len, NULL, 0 };             \
+		pgpk_case(name, env, child_answer, &f, PGPK_WANT_KEY, input,   \
+			  input_len, want);                                    \
+		free(blob);                                                    \
+	} while (0)
+
+	/* the certification's value, where the input has it */
+	memcpy(env->uid_input + s_at, env->s, 256);
+	o.user_id_offset = uid_at;
+	BLOB_CASE("bound-user-id", in, len, 0);
+	o.user_id_offset = uid_at + 1;
+	BLOB_CASE("user-id-moved", in, len, EKEYREJECTED);
+	o.user_id_offset = uid_at;
+	o.user_id = "T <t@pgpl>";
+	BLOB_CASE("user-id-other", in, len, EKEYREJECTED);
+	o.user_id = "T <t@pgpk>";
+	o.cert_s = env->s;
+	o.cert_s_len = 256;
+	o.cert_s_at = true;
+	o.cert_s_offset = s_at;
+	BLOB_CASE("bound-certification", in, len, 0);
+	o.cert_s_offset = s_at + 1;
+	BLOB_CASE("certification-moved", in, len, EKEYREJECTED);
+	o.cert_s_offset = 0xffffffff;
+	BLOB_CASE("certification-past-end", in, len, EKEYREJECTED);
+	o.cert_s_at = false;
+	BLOB_CASE("certification-without-offset", in, len, EKEYREJECTED);
+	o.cert_s_at = true;
+	o.cert_s_offset = s_at;
+	/* exactly max_answer octets, then one more */
+	blob = pgpk_test_key_blob_opts(env->n, 256, 3, &o, &blob_len);
+	free(blob);
+	n = blob_len;
+	env->policy.max_answer = n;
+	BLOB_CASE("answer-of-max-answer-octets", in, len, 0);
+	o.cert_area_len = 1; /* one more octet of hashed area */
+	BLOB_CASE("answer-over-max-answer", in, len, EMSGSIZE);
+	o.cert_area_len = 40000;
+	env->policy.max_answer = PGPK_POLICY_MAX_ANSWER;
+	BLOB_CASE("answer-over-32767-octets", in, len, EMSGSIZE);
+	o.cert_area_len = 0;
+	env->policy.max_answer = 8192;
+	/* only the primary key: the kernel refuses a subkey answer */
+	o.subkey = true;
+	BLOB_CASE("subkey-answer", in, len, EKEYREJECTED);
+	o.subkey = false;
+	/* the kernel takes binary OpenPGP only: offsets name its octets */
+	BLOB_CASE("armored-input", (const uint8_t *)armored,
+		  sizeof(armored) - 1, EBADMSG);
+	BLOB_CASE("empty-input", in, 0, EBADMSG);
+#undef BLOB_CASE
+}
+
+/* What pgpk_broker_frames() handed over. */
+struct pgpk_frames {
+	int status[8];
+	size_t len[8];
+	int n;
+};
+
+static void pgpk_frames_each(void *ctx, int status, const uint8_t *payload,
+			     size_t n)
+{
+	struct pgpk_frames *fr = ctx;
+
+	if (fr->n < 8) {
+		fr->status[fr->n] = status;
+		fr->len[fr->n] = n;
+	}
+	fr->n++;
+}
+
+static int child_three_frames(const struct pgpk_child_ctx *ctx,
+			      const uint8_t *in, size_t len, int out)
+{
+	const struct pgpk_fake *fake = ctx->arg;
+
+	return pgpk_answer_write(out, 0, fake->blob, fake->len) ||
+	       pgpk_answer_write(out, ENOKEY, "skipped: not RSA", 16) ||
+	       pgpk_answer_write(out, EBADMSG, "bad", 3);
+}
+
+static int child_frame_then_garbage(const struct pgpk_child_ctx *ctx,
+				    const uint8_t *in, size_t len, int out)
+{
+	const struct pgpk_fake *fake = ctx->arg;
+
+	return pgpk_answer_write(out, 0, fake->blob, fake->len) ||
+	       write(out, "PGKA\0\0\0", 7) != 7;
+}
+
+static void pgpk_frames_case(const char *name, struct pgpk_env *env,
+			     pgpk_child_fn child, struct pgpk_fake *fake,
+			     int want_error, int want_frames)
+{
+	struct pgpk_broker broker = {
+		.policy = &env->policy,
+		.child = child,
+		.child_arg = fake,
+		.sandbox = &env->sb,
+	};
+	struct pgpk_request req = { .want = PGPK_WANT_KEY };
+	struct pgpk_frames fr = { .n = 0 };
+	struct pgpk_broker_result res;
+	int fds_before = pgpk_count_fds(), before = pgpk_failures, ret;
+
+	ret = pgpk_broker_frames(&broker, &req, env->key_input,
+				 env->key_input_len, pgpk_frames_each, &fr,
+				 &res);
+	CHECK(ret == want_error && res.error == want_error,
+	      "%s: got %s, want %s (%s)", name, pgpk_errno_name(ret),
+	      pgpk_errno_name(want_error), res.reason);
+	CHECK(fr.n == want_frames, "%s: %d frames, want %d", name, fr.n,
+	      want_frames);
+	CHECK(pgpk_count_fds() == fds_before, "%s: fds %d -> %d", name,
+	      fds_before, pgpk_count_fds());
+	CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD,
+	      "%s: a child is left", name);
+	printf("%s frames %s: %s, %d frames: %s\n",
+	       pgpk_failures == before ? "ok  " : "FAIL", name,
+	       pgpk_errno_name(ret), fr.n, res.reason);
+}
+
+static void pgpk_frames_cases(struct pgpk_env *env)
+{
+	struct pgpk_fake key = { env->key_blob, env->key_len, NULL, 0 };
+	struct pgpk_frames fr = { .n = 0 };
+	struct pgpk_broker broker = {
+		.policy = &env->policy,
+		.child = child_three_frames,
+		.child_arg = &key,
+		.sandbox = &env->sb,
+	};
+	struct pgpk_request req = { .want = PGPK_WANT_KEY };
+	struct pgpk_broker_result res;
+
+	pgpk_frames_case("three", env, child_three_frames, &key, 0, 3);
+	pgpk_broker_frames(&broker, &req, env->key_input, env->key_input_len,
+			   pgpk_frames_each, &fr, &res);
+	CHECK(fr.n == 3 && fr.status[0] == 0 && fr.len[0] == key.len &&
+		      fr.status[1] == ENOKEY && fr.len[1] == 16 &&
+		      fr.status[2] == EBADMSG && fr.len[2] == 3,
+	      "three frames: statuses %d %d %d", fr.status[0], fr.status[1],
+	      fr.status[2]);
+	pgpk_frames_case("one", env, child_answer, &key, 0, 1);
+	/* a broken answer: no frame of it is used */
+	pgpk_frames_case("then-garbage", env, child_frame_then_garbage, &key,
+			 ECHILD, 0);
+	pgpk_frames_case("silent", env, child_silent, NULL, ECHILD, 0);
+	pgpk_frames_case("crash", env, child_crash, NULL, ECHILD, 0);
+	pgpk_frames_case("hang", env, child_hang, NULL, ETIMEDOUT, 0);
+	pgpk_frames_case("bad-status", env, child_verdict_eio, NULL, ECHILD, 0);
 }
 
 int main(void)
@@ -600,7 +739,9 @@ int main(void)
 	pgpk_env_init(&env);
 	pgpk_fault_cases(&env);
 	pgpk_good_and_policy_cases(&env);
+	pgpk_binding_cases(&env);
 	pgpk_circumstance_cases(&env);
+	pgpk_frames_cases(&env);
 	pgpk_env_free(&env);
 	printf("%s: %d failure(s)\n", pgpk_failures ? "FAIL" : "PASS",
 	       pgpk_failures);

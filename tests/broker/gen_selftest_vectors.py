@@ -48,10 +48,17 @@ def packets(data):
 
 def mpi(b, off):
     """RFC 9580 3.2: (value without leading zeros, next offset)."""
+    v, _, nxt = mpi_at(b, off)
+    return v, nxt
+
+
+def mpi_at(b, off):
+    """The same and where the value's octets start."""
     bits = int.from_bytes(b[off:off + 2], "big")
     n = (bits + 7) // 8
-    v = b[off + 2:off + 2 + n].lstrip(b"\0")
-    return v, off + 2 + n
+    raw = b[off + 2:off + 2 + n]
+    v = raw.lstrip(b"\0")
+    return v, off + 2 + n - len(v), off + 2 + n
 
 
 def subpackets(area):
@@ -80,8 +87,10 @@ def key_material(body):
             f_bytes(4, n) + f_bytes(5, e)), n
 
 
-def signature(body):
-    """RFC 9580 5.2.3 v4 signature body -> Signature encoding."""
+def signature(body, body_offset=None):
+    """RFC 9580 5.2.3 v4 signature body -> Signature encoding; with the
+    body's offset in the submitted bytes, rsa_s_offset (an upcall's
+    certification: where the kernel compares the value)."""
     assert body[0] == 4
     typ, pk, h = body[1], body[2], body[3]
     hlen = int.from_bytes(body[4:6], "big")
@@ -91,7 +100,7 @@ def signature(body):
     unhashed = body[off + 2:off + 2 + ulen]
     off += 2 + ulen
     quick = int.from_bytes(body[off:off + 2], "big")
-    s, off = mpi(body, off + 2)
+    s, s_at, off = mpi_at(body, off + 2)
     created, expires, keyid, fpr, flags = 0, 0, None, None, None
     for t, v in subpackets(hashed):
         if t == 2:
@@ -118,15 +127,17 @@ def signature(body):
         enc += f_bytes(11, keyid)
     if fpr is not None:
         enc += f_bytes(12, fpr)
+    if body_offset is not None:
+        enc += f_varint(13, body_offset + s_at)
     return enc, flags
 
 
 def canonical_key(data):
     pk = [p for p in packets(data)]
-    (t0, koff, kbody), (t1, uoff, ubody), (t2, _, sbody) = pk[:3]
+    (t0, koff, kbody), (t1, uoff, ubody), (t2, soff, sbody) = pk[:3]
     assert (t0, t1, t2) == (6, 13, 2)
     mat, _ = key_material(kbody)
-    cert, flags = signature(sbody)
+    cert, flags = signature(sbody, soff)
     key = f_bytes(1, mat) + f_varint(2, koff) + f_bytes(4, ubody) + \
         f_varint(5, uoff)
     if flags is not None:

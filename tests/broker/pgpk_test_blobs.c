@@ -35,6 +35,68 @@ static uint8_t *pgpk_test_pack(const Pgpk__Canonical *c, size_t *len)
 	return blob;
 }
 
+uint8_t *pgpk_test_key_blob_opts(const uint8_t *n, size_t n_len,
+				 uint32_t offset,
+				 const struct pgpk_test_key_opts *o,
+				 size_t *len)
+{
+	static const uint8_t e[] = { 0x01, 0x00, 0x01 };
+	Pgpk__KeyMaterial m = PGPK__KEY_MATERIAL__INIT;
+	Pgpk__Key key = PGPK__KEY__INIT;
+	Pgpk__Signature sig = PGPK__SIGNATURE__INIT;
+	Pgpk__Canonical c = PGPK__CANONICAL__INIT;
+	uint8_t *area = NULL, *blob;
+
+	m.version = 4;
+	m.created = 1700000000;
+	m.algorithm = 1;
+	m.rsa_n.data = (uint8_t *)n;
+	m.rsa_n.len = n_len;
+	m.rsa_e.data = (uint8_t *)e;
+	m.rsa_e.len = sizeof(e);
+	key.material = &m;
+	key.has_packet_offset = 1;
+	key.packet_offset = offset;
+	if (o->subkey) {
+		key.has_subkey = 1;
+		key.subkey = 1;
+		key.primary = &m;
+		key.has_primary_offset = 1;
+		key.primary_offset = 3;
+	}
+	if (o->user_id) {
+		key.has_user_id = 1;
+		key.user_id.data = (uint8_t *)(uintptr_t)o->user_id;
+		key.user_id.len = strlen(o->user_id);
+		key.has_user_id_offset = 1;
+		key.user_id_offset = o->user_id_offset;
+	}
+	if (o->cert_s) {
+		area = calloc(1, o->cert_area_len + 6);
+		if (!area)
+			return NULL;
+		memcpy(area, "\x05\x02\x65\x53\xf1\x00", 6);
+		sig.version = 4;
+		sig.type = 0x13;
+		sig.pubkey_algorithm = 1;
+		sig.hash_algorithm = 8;
+		sig.created = 1700000000;
+		sig.has_hashed_area = 1;
+		sig.hashed_area.data = area;
+		sig.hashed_area.len = o->cert_area_len + 6;
+		sig.quick_check = 0x1234;
+		sig.rsa_s.data = (uint8_t *)(uintptr_t)o->cert_s;
+		sig.rsa_s.len = o->cert_s_len;
+		sig.has_rsa_s_offset = o->cert_s_at;
+		sig.rsa_s_offset = o->cert_s_offset;
+		key.certification = &sig;
+	}
+	c.key = &key;
+	blob = pgpk_test_pack(&c, len);
+	free(area);
+	return blob;
+}
+
 uint8_t *pgpk_test_key_blob(const uint8_t *n, size_t n_len, uint32_t offset,
 			    uint64_t expires, size_t *len)
 {
@@ -142,5 +204,27 @@ uint8_t *pgpk_test_key_input(const uint8_t *n, size_t n_len, size_t total)
 	*p++ = 1;
 	*p++ = 0;
 	*p = 1;
+	return in;
+}
+
+uint32_t pgpk_test_uid_offset(size_t n_len)
+{
+	return 3 + (1 + 4 + 1 + 2 + n_len + 2 + 3) + 2;
+}
+
+uint8_t *pgpk_test_key_uid_input(const uint8_t *n, size_t n_len,
+				 const char *uid, size_t total)
+{
+	size_t at = pgpk_test_uid_offset(n_len), len = strlen(uid);
+	uint8_t *in;
+
+	if (total < at + len)
+		total = at + len;
+	in = pgpk_test_key_input(n, n_len, total);
+	if (!in)
+		return NULL;
+	in[at - 2] = 0xb4; /* tag 13, one-octet length */
+	in[at - 1] = (uint8_t)len;
+	memcpy(in + at, uid, len);
 	return in;
 }

@@ -4,12 +4,17 @@
  *
  * 1. Round trip: messages with random values, packed by protobuf-c, are
  *    accepted and decode to the very values that were packed.
- * 2. Every non-canonical spelling is refused, with its specific reason:
- *    the blobs are written field by field by a tiny independent encoder
+ * 2. Every non-canonical spelling is refused, with its specific reason
+ *    (struct pgpk_canon_error.why) at an offset inside the blob: the
+ *    blobs are written field by field by a tiny independent encoder
  *    (checked first to produce protobuf-c's exact bytes for a valid one).
- * 3. A repeated field (Key.third_party, Canonical.more_signatures)
- *    decodes to the very elements protobuf-c packed, read back one by one
- *    with pgpk_canon_next().
+ * 3. The decoder's stricter subset of the schema: v4 and v6 signatures
+ *    only, a hashed area always, RSA e of at most 8 octets, no RSA
+ *    Encrypt-Only key, no field 11 (Key.third_party, gone), a subkey with
+ *    its primary key and only then, fields in ascending order; a semantic
+ *    error named before a missing field.
+ * 4. Canonical.more_signatures decodes to the very elements protobuf-c
+ *    packed, in sigs[1..nr_more].
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -19,6 +24,22 @@
 
 #include "kernel/pgpk_canon.h"
 #include "proto/pgpk.pb-c.h"
+#include "proto/pgpk_fields.h"
+
+/* The decoder's reasons (kernel/pgpk_canon.c), by what they mean. */
+#define W_RANGE "varint not minimal or out of range"
+#define W_TRUNC "field runs past the end of its message"
+#define W_LEN "length out of bounds, or a leading zero"
+#define W_LEFT "unknown, repeated or misplaced field"
+#define W_MISSING "required field missing"
+#define W_KEYVER "key version not 4 or 6"
+#define W_RSA "not an RSA key that signs (RFC 9580 9.1)"
+#define W_SIGVER "signature version not 4 or 6"
+#define W_SALT "a salt is for v6, and only"
+#define W_PRIMARY "a primary key is for a subkey, and only"
+#define W_ENVELOPE "not exactly one key or signature"
+#define W_MAGIC "no magic, or larger than 1 MiB - 1"
+#define W_OK NULL
 
 static unsigned int pgpk_failures;
 static unsigned int pgpk_checks;
@@ -101,37 +122,32 @@ static void pgpk_rand_material(uint64_t *s, Pgpk__KeyMaterial *m,
 	pgpk__key_material__init(m);
 	m->version = pgpk_rand(s) & 1 ? 4 : 6;
 	m->created = pgpk_rand_u32(s);
-	m->algorithm = pgpk_rand_range(s, 1, 3);
+	m->algorithm = pgpk_rand(s) & 1 ? 1 : 3; /* 2 signs nothing */
 	m->rsa_n = pgpk_rand_bytes(s, p->n[i], 1, PGPK_MAX_MPI, 1);
-	m->rsa_e =
-		pgpk_rand_bytes(s, p->e[i], 1, pgpk_rand(s) & 1 ? 4 : 1024, 1);
+	m->rsa_e = pgpk_rand_bytes(s, p->e[i], 1,
+				   pgpk_rand(s) & 1 ? 4 : PGPK_MAX_EXPONENT, 1);
 }
 
 static void pgpk_rand_sig(uint64_t *s, Pgpk__Signature *g, struct pgpk_pools *p,
 			  int i)
 {
-	static const uint32_t versions[] = { 3, 4, 6 };
-
 	pgpk__signature__init(g);
-	g->version = versions[pgpk_rand(s) % 3];
+	g->version = pgpk_rand(s) & 1 ? 4 : 6;
 	g->type = pgpk_rand_range(s, 0, 255);
 	g->pubkey_algorithm = pgpk_rand_range(s, 0, 255);
 	g->hash_algorithm = pgpk_rand_range(s, 0, 255);
 	g->created = pgpk_rand_u32(s);
 	g->has_expires = pgpk_rand(s) & 1;
 	g->expires = pgpk_rand_u64(s);
-	g->has_hashed_area = g->version != 3;
-	if (g->has_hashed_area)
-		g->hashed_area = pgpk_rand_bytes(
-			s, p->hashed[i], 0,
-			pgpk_rand(s) & 1 ? 64 : PGPK_MAX_HASHED_AREA, 0);
+	g->has_hashed_area = 1;
+	g->hashed_area = pgpk_rand_bytes(
+		s, p->hashed[i], 0,
+		pgpk_rand(s) & 1 ? 64 : PGPK_MAX_HASHED_AREA, 0);
+	/* Any 16..32 octets: the kernel checks the length against the hash
+	 * where it hashes (pgpk_rebuild_salt_len()), not here. */
 	g->has_salt = g->version == 6;
-	if (g->has_salt) {
-		/* RFC 9580 9.5: a known hash's salt is its own length. */
-		uint32_t n = pgpk_canon_salt_len(g->hash_algorithm);
-
-		g->salt = pgpk_rand_bytes(s, p->salt[i], n ?: 16, n ?: 32, 0);
-	}
+	if (g->has_salt)
+		g->salt = pgpk_rand_bytes(s, p->salt[i], 16, 32, 0);
 	g->quick_check = pgpk_rand_range(s, 0, 0xffff);
 	g->rsa_s = pgpk_rand_bytes(s, p->s[i], 1, PGPK_MAX_MPI, 1);
 	g->has_issuer_key_id = pgpk_rand(s) & 1;
@@ -144,6 +160,8 @@ static void pgpk_rand_sig(uint64_t *s, Pgpk__Signature *g, struct pgpk_pools *p,
 		g->issuer_fingerprint =
 			pgpk_rand_bytes(s, p->fpr[i], len, len, 0);
 	}
+	g->has_rsa_s_offset = pgpk_rand(s) & 1;
+	g->rsa_s_offset = pgpk_rand_u32(s);
 }
 
 static int pgpk_same_bytes(const struct pgpk_bytes *a,
@@ -180,31 +198,29 @@ static int pgpk_same_sig(const struct pgpk_sig *d, const Pgpk__Signature *g)
 	       pgpk_same_bytes(&d->issuer_key_id, &g->issuer_key_id) &&
 	       PGPK_HAS(d, PGPK_SIG_ISSUER_FINGERPRINT) ==
 		       g->has_issuer_fingerprint &&
-	       pgpk_same_bytes(&d->issuer_fingerprint, &g->issuer_fingerprint);
+	       pgpk_same_bytes(&d->issuer_fingerprint,
+			       &g->issuer_fingerprint) &&
+	       PGPK_HAS(d, PGPK_SIG_RSA_S_OFFSET) == g->has_rsa_s_offset &&
+	       d->rsa_s_offset == (g->has_rsa_s_offset ? g->rsa_s_offset : 0);
 }
 
-/* Every element of @r, decoded again, equals @want[i]; none more. */
-static int pgpk_same_sigs(const struct pgpk_repeated *r,
+/* sigs[1..nr_more] are the more_signatures packed, in order. */
+static int pgpk_same_sigs(const struct pgpk_canon *d,
 			  Pgpk__Signature *const *want, size_t n)
 {
-	struct pgpk_sig e;
-	u32 pos = 0;
 	size_t i;
 
-	if (r->count != n)
+	if (d->nr_more != n)
 		return 0;
 	for (i = 0; i < n; i++)
-		if (pgpk_canon_next(r, &pos, &e) || !pgpk_same_sig(&e, want[i]))
+		if (!pgpk_same_sig(&d->sigs[i + 1], want[i]))
 			return 0;
-	return pgpk_canon_next(r, &pos, &e) == -ENOENT && pos == r->len;
+	return 1;
 }
 
 static int pgpk_same_key(const struct pgpk_key *d, const Pgpk__Key *k)
 {
-	return PGPK_HAS(d, PGPK_KEY_THIRD_PARTY) == !!k->n_third_party &&
-	       pgpk_same_sigs(&d->third_party, k->third_party,
-			      k->n_third_party) &&
-	       pgpk_same_material(&d->material, k->material) &&
+	return pgpk_same_material(&d->material, k->material) &&
 	       PGPK_HAS(d, PGPK_KEY_PACKET_OFFSET) == k->has_packet_offset &&
 	       d->packet_offset ==
 		       (k->has_packet_offset ? k->packet_offset : 0) &&
@@ -246,7 +262,7 @@ static void pgpk_test_round_trip(unsigned int iterations)
 {
 	struct pgpk_pools *p = calloc(1, sizeof(*p));
 	Pgpk__KeyMaterial mat, prim;
-	Pgpk__Signature sig, cert, third[4], *thirds[4], more[4], *mores[4];
+	Pgpk__Signature sig, cert, more[4], *mores[4];
 	struct pgpk_canon_error err;
 	struct pgpk_canon *d = malloc(sizeof(*d));
 	uint64_t seed = 0x9e3779b97f4a7c15ULL;
@@ -290,13 +306,6 @@ static void pgpk_test_round_trip(unsigned int iterations)
 				pgpk_rand_sig(&seed, &cert, p, 1);
 				key.certification = &cert;
 			}
-			/* Elements share pool 1: their octets may agree. */
-			key.n_third_party = pgpk_rand(&seed) % 5;
-			for (j = 0; j < key.n_third_party; j++) {
-				pgpk_rand_sig(&seed, &third[j], p, 1);
-				thirds[j] = &third[j];
-			}
-			key.third_party = thirds;
 			key.has_bound = pgpk_rand(&seed) & 1;
 			key.bound = pgpk_rand_u32(&seed);
 			key.has_soft_revoked = pgpk_rand(&seed) & 1;
@@ -311,6 +320,7 @@ static void pgpk_test_round_trip(unsigned int iterations)
 					pgpk_rand_bytes(&seed, p->content, 0,
 							sizeof(p->content), 0);
 			c.n_more_signatures = pgpk_rand(&seed) % 5;
+			/* Elements share pool 1: their octets may agree. */
 			for (j = 0; j < c.n_more_signatures; j++) {
 				pgpk_rand_sig(&seed, &more[j], p, 1);
 				mores[j] = &more[j];
@@ -321,8 +331,7 @@ static void pgpk_test_round_trip(unsigned int iterations)
 		ret = pgpk_canon_decode(blob, len, d, &err);
 		if (ret) {
 			pgpk_check(0, "round trip %u: refused (%s at %u)", i,
-				   pgpk_canon_reason_str(err.reason),
-				   err.offset);
+				   err.why, err.offset);
 		} else if (c.key) {
 			pgpk_check(pgpk_same_key(&d->key, c.key) &&
 					   !PGPK_HAS(d, PGPK_CANON_SIGNATURE),
@@ -330,7 +339,7 @@ static void pgpk_test_round_trip(unsigned int iterations)
 			ok++;
 		} else {
 			pgpk_check(
-				pgpk_same_sig(&d->sig, c.signature) &&
+				pgpk_same_sig(&d->sigs[0], c.signature) &&
 					!PGPK_HAS(d, PGPK_CANON_KEY) &&
 					PGPK_HAS(d, PGPK_CANON_CONTENT) ==
 						c.has_content &&
@@ -339,8 +348,7 @@ static void pgpk_test_round_trip(unsigned int iterations)
 					PGPK_HAS(d,
 						 PGPK_CANON_MORE_SIGNATURES) ==
 						!!c.n_more_signatures &&
-					pgpk_same_sigs(&d->more_signatures,
-						       c.more_signatures,
+					pgpk_same_sigs(d, c.more_signatures,
 						       c.n_more_signatures),
 				"round trip %u: signature values differ", i);
 			ok++;
@@ -434,8 +442,7 @@ static void pgpk_w_sig(struct pgpk_w *w, unsigned int version)
 	pgpk_w_uint(w, 3, 1);
 	pgpk_w_uint(w, 4, 8);
 	pgpk_w_uint(w, 5, 1700000000);
-	if (version != 3)
-		pgpk_w_bytes(w, 7, hashed, sizeof(hashed));
+	pgpk_w_bytes(w, 7, hashed, sizeof(hashed));
 	if (version == 6)
 		pgpk_w_bytes(w, 8, salt, sizeof(salt));
 	pgpk_w_uint(w, 9, 0xbeef);
@@ -468,25 +475,49 @@ static void pgpk_w_sig_blob(struct pgpk_w *out, const struct pgpk_w *sig,
 		pgpk_w_raw(out, rest->buf, rest->len);
 }
 
+/*
+ * Decode @blob: accepted (want NULL), or refused with the reason @want at
+ * an offset inside the blob.
+ */
 static void pgpk_expect(const char *name, const uint8_t *blob, size_t len,
-			enum pgpk_canon_reason want)
+			const char *want)
 {
 	static struct pgpk_canon d;
 	struct pgpk_canon_error err;
 	int ret = pgpk_canon_decode(blob, len, &d, &err);
 
-	if (want == PGPK_OK)
+	if (!want)
 		pgpk_check(ret == 0, "%s: refused: %s at offset %u", name,
-			   pgpk_canon_reason_str(err.reason), err.offset);
+			   err.why, err.offset);
 	else
-		pgpk_check(ret == -EBADMSG && err.reason == want,
-			   "%s: want '%s', got %d '%s'", name,
-			   pgpk_canon_reason_str(want), ret,
-			   ret ? pgpk_canon_reason_str(err.reason) :
-				 "accepted");
+		pgpk_check(ret == -EBADMSG && err.why &&
+				   !strcmp(err.why, want) && err.offset <= len,
+			   "%s: want '%s', got %d '%s' at %u", name, want, ret,
+			   ret ? err.why : "accepted", err.offset);
 }
 
 #define EXPECT(name, w, want) pgpk_expect(name, (w)->buf, (w)->len, want)
+
+/*
+ * A case the decoder should refuse with @want and, because of a known
+ * kernel bug, accepts: reported, and the test fails as soon as the
+ * kernel refuses it (then make it an EXPECT).
+ */
+static void pgpk_expect_kernel_bug(const char *name, const struct pgpk_w *w,
+				   const char *want, const char *bug)
+{
+	static struct pgpk_canon d;
+	struct pgpk_canon_error err;
+	int ret = pgpk_canon_decode(w->buf, w->len, &d, &err);
+
+	pgpk_check(
+		ret == 0,
+		"%s: now refused ('%s'): the kernel bug is fixed, make it EXPECT(..., %s)",
+		name, ret ? err.why : "", want);
+	if (!ret)
+		printf("XFAIL %s: accepted, should be '%s': KERNEL BUG: %s\n",
+		       name, want, bug);
+}
 
 /* The hand writer agrees with protobuf-c on a valid key. */
 static void pgpk_test_writer_matches_protobuf_c(void)
@@ -516,16 +547,26 @@ static void pgpk_test_writer_matches_protobuf_c(void)
 	pgpk_w_key_blob(&blob, &mat, NULL);
 	pgpk_check(len == blob.len && !memcmp(packed, blob.buf, len),
 		   "hand writer differs from protobuf-c");
-	EXPECT("valid key", &blob, PGPK_OK);
+	EXPECT("valid key", &blob, W_OK);
 	free(packed);
+}
+
+/* KeyMaterial fields 1..3 of a v4 key of @algorithm, then n. */
+static void pgpk_w_material_head(struct pgpk_w *w, uint64_t algorithm)
+{
+	pgpk_w_uint(w, 1, 4);
+	pgpk_w_uint(w, 2, 1);
+	pgpk_w_uint(w, 3, algorithm);
+	pgpk_w_bytes(w, 4, pgpk_n, sizeof(pgpk_n));
 }
 
 static void pgpk_test_key_variants(void)
 {
-	struct pgpk_w mat, rest, blob;
+	struct pgpk_w mat, rest, blob, sig = { .len = 0 };
 	uint8_t big[PGPK_MAX_MPI + 1];
 
 	memset(big, 0x80, sizeof(big));
+	pgpk_w_sig(&sig, 4);
 
 #define MAT_CASE(name, want, body)                  \
 	do {                                        \
@@ -535,71 +576,81 @@ static void pgpk_test_key_variants(void)
 		EXPECT(name, &blob, want);          \
 	} while (0)
 
-	MAT_CASE("reordered fields", PGPK_E_ORDER, {
+	MAT_CASE("reordered fields", W_LEFT, {
 		pgpk_w_uint(&mat, 2, 1700000000);
 		pgpk_w_uint(&mat, 1, 4);
 		pgpk_w_uint(&mat, 3, 1);
 		pgpk_w_bytes(&mat, 4, pgpk_n, sizeof(pgpk_n));
 		pgpk_w_bytes(&mat, 5, pgpk_e, sizeof(pgpk_e));
 	});
-	MAT_CASE("duplicated field", PGPK_E_DUPLICATE, {
+	MAT_CASE("exponent before modulus", W_LEFT, {
+		pgpk_w_uint(&mat, 1, 4);
+		pgpk_w_uint(&mat, 2, 1700000000);
+		pgpk_w_uint(&mat, 3, 1);
+		pgpk_w_bytes(&mat, 5, pgpk_e, sizeof(pgpk_e));
+		pgpk_w_bytes(&mat, 4, pgpk_n, sizeof(pgpk_n));
+	});
+	MAT_CASE("duplicated field", W_LEFT, {
 		pgpk_w_uint(&mat, 1, 4);
 		pgpk_w_uint(&mat, 1, 4);
 	});
-	MAT_CASE("unknown field 6", PGPK_E_UNKNOWN_FIELD, {
+	MAT_CASE("duplicated exponent", W_LEFT, {
+		pgpk_w_material(&mat);
+		pgpk_w_bytes(&mat, 5, pgpk_e, sizeof(pgpk_e));
+	});
+	MAT_CASE("unknown field 6", W_LEFT, {
 		pgpk_w_material(&mat);
 		pgpk_w_uint(&mat, 6, 0);
 	});
-	MAT_CASE("field number 0", PGPK_E_UNKNOWN_FIELD,
-		 { pgpk_w_uint(&mat, 0, 0); });
-	MAT_CASE("huge field number", PGPK_E_UNKNOWN_FIELD, {
+	MAT_CASE("field number 0", W_LEFT, { pgpk_w_uint(&mat, 0, 0); });
+	MAT_CASE("huge field number", W_LEFT, {
 		pgpk_w_varint(&mat, (uint64_t)1 << 40);
 		pgpk_w_varint(&mat, 0);
 	});
-	MAT_CASE("non-minimal varint value", PGPK_E_VARINT, {
+	MAT_CASE("non-minimal varint value", W_RANGE, {
 		pgpk_w_varint(&mat, 1 << 3);
 		pgpk_w_raw(&mat, "\x84\x00", 2);
 	});
-	MAT_CASE("non-minimal varint tag", PGPK_E_VARINT,
+	MAT_CASE("non-minimal varint tag", W_LEFT,
 		 { pgpk_w_raw(&mat, "\x88\x00\x04", 3); });
-	MAT_CASE("non-minimal zero", PGPK_E_VARINT, {
+	MAT_CASE("non-minimal zero", W_RANGE, {
 		pgpk_w_uint(&mat, 1, 4);
 		pgpk_w_varint(&mat, 2 << 3);
 		pgpk_w_raw(&mat, "\x80\x00", 2);
 	});
-	MAT_CASE("11-octet varint", PGPK_E_VARINT, {
+	MAT_CASE("11-octet varint", W_RANGE, {
 		pgpk_w_uint(&mat, 1, 4);
 		pgpk_w_varint(&mat, 2 << 3);
 		pgpk_w_raw(&mat, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x81\x01",
 			   11);
 	});
-	MAT_CASE("varint over 64 bits", PGPK_E_VARINT, {
+	MAT_CASE("varint over 64 bits", W_RANGE, {
 		pgpk_w_uint(&mat, 1, 4);
 		pgpk_w_varint(&mat, 2 << 3);
 		pgpk_w_raw(&mat, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02",
 			   10);
 	});
-	MAT_CASE("uint32 over 32 bits", PGPK_E_RANGE, {
+	MAT_CASE("uint32 over 32 bits", W_RANGE, {
 		pgpk_w_uint(&mat, 1, 4);
 		pgpk_w_uint(&mat, 2, 0x100000000ULL);
 	});
-	MAT_CASE("wire type 2 for a varint", PGPK_E_WIRE_TYPE,
+	MAT_CASE("wire type 2 for a varint", W_LEFT,
 		 { pgpk_w_bytes(&mat, 1, "\x04", 1); });
-	MAT_CASE("wire type 0 for bytes", PGPK_E_WIRE_TYPE, {
+	MAT_CASE("wire type 0 for bytes", W_LEFT, {
 		pgpk_w_uint(&mat, 1, 4);
 		pgpk_w_uint(&mat, 2, 1);
 		pgpk_w_uint(&mat, 3, 1);
 		pgpk_w_uint(&mat, 4, 5);
 	});
-	MAT_CASE("wire type 1 (fixed64)", PGPK_E_WIRE_TYPE, {
+	MAT_CASE("wire type 1 (fixed64)", W_LEFT, {
 		pgpk_w_varint(&mat, 1 << 3 | 1);
 		pgpk_w_raw(&mat, "\x04\0\0\0\0\0\0\0", 8);
 	});
-	MAT_CASE("wire type 5 (fixed32)", PGPK_E_WIRE_TYPE, {
+	MAT_CASE("wire type 5 (fixed32)", W_LEFT, {
 		pgpk_w_varint(&mat, 1 << 3 | 5);
 		pgpk_w_raw(&mat, "\x04\0\0\0", 4);
 	});
-	MAT_CASE("length past the end", PGPK_E_TRUNCATED, {
+	MAT_CASE("length past the end", W_TRUNC, {
 		pgpk_w_uint(&mat, 1, 4);
 		pgpk_w_uint(&mat, 2, 1);
 		pgpk_w_uint(&mat, 3, 1);
@@ -607,45 +658,90 @@ static void pgpk_test_key_variants(void)
 		pgpk_w_varint(&mat, 300);
 		pgpk_w_raw(&mat, pgpk_n, sizeof(pgpk_n));
 	});
-	MAT_CASE("oversize modulus", PGPK_E_LENGTH, {
+	MAT_CASE("oversize modulus", W_LEN, {
 		pgpk_w_uint(&mat, 1, 4);
 		pgpk_w_uint(&mat, 2, 1);
 		pgpk_w_uint(&mat, 3, 1);
 		pgpk_w_bytes(&mat, 4, big, sizeof(big));
 		pgpk_w_bytes(&mat, 5, pgpk_e, sizeof(pgpk_e));
 	});
-	MAT_CASE("empty modulus", PGPK_E_LENGTH, {
+	MAT_CASE("empty modulus", W_LEN, {
 		pgpk_w_uint(&mat, 1, 4);
 		pgpk_w_uint(&mat, 2, 1);
 		pgpk_w_uint(&mat, 3, 1);
 		pgpk_w_bytes(&mat, 4, "", 0);
 	});
-	MAT_CASE("modulus with leading zero", PGPK_E_LEADING_ZERO, {
+	MAT_CASE("modulus with leading zero", W_LEN, {
 		pgpk_w_uint(&mat, 1, 4);
 		pgpk_w_uint(&mat, 2, 1);
 		pgpk_w_uint(&mat, 3, 1);
 		pgpk_w_bytes(&mat, 4, "\x00\xc5", 2);
 		pgpk_w_bytes(&mat, 5, pgpk_e, sizeof(pgpk_e));
 	});
-	MAT_CASE("missing exponent", PGPK_E_MISSING, {
+	MAT_CASE("missing exponent", W_MISSING, {
 		pgpk_w_uint(&mat, 1, 4);
 		pgpk_w_uint(&mat, 2, 1);
 		pgpk_w_uint(&mat, 3, 1);
 		pgpk_w_bytes(&mat, 4, pgpk_n, sizeof(pgpk_n));
 	});
-	MAT_CASE("key version 5", PGPK_E_RANGE, {
+	/* RSA e: at most 8 octets (e < 2^64), no leading zero. */
+	MAT_CASE("exponent of 8 octets", W_OK, {
+		pgpk_w_material_head(&mat, 1);
+		pgpk_w_bytes(&mat, 5, "\x80\0\0\0\0\0\0\x01", 8);
+	});
+	MAT_CASE("exponent of 9 octets", W_LEN, {
+		pgpk_w_material_head(&mat, 1);
+		pgpk_w_bytes(&mat, 5, "\x01\0\0\0\0\0\0\0\x01", 9);
+	});
+	MAT_CASE("exponent of 1024 octets", W_LEN, {
+		pgpk_w_material_head(&mat, 1);
+		pgpk_w_bytes(&mat, 5, big, PGPK_MAX_MPI);
+	});
+	MAT_CASE("exponent with leading zero", W_LEN, {
+		pgpk_w_material_head(&mat, 1);
+		pgpk_w_bytes(&mat, 5, "\x00\x01\x00\x01", 4);
+	});
+	MAT_CASE("key version 5", W_KEYVER, {
 		pgpk_w_uint(&mat, 1, 5);
 		pgpk_w_uint(&mat, 2, 1);
 		pgpk_w_uint(&mat, 3, 1);
 		pgpk_w_bytes(&mat, 4, pgpk_n, sizeof(pgpk_n));
 		pgpk_w_bytes(&mat, 5, pgpk_e, sizeof(pgpk_e));
 	});
-	MAT_CASE("algorithm 22 (EdDSA)", PGPK_E_RANGE, {
+	MAT_CASE("key version 3", W_KEYVER, {
+		pgpk_w_uint(&mat, 1, 3);
+		pgpk_w_uint(&mat, 2, 1);
+		pgpk_w_uint(&mat, 3, 1);
+		pgpk_w_bytes(&mat, 4, pgpk_n, sizeof(pgpk_n));
+		pgpk_w_bytes(&mat, 5, pgpk_e, sizeof(pgpk_e));
+	});
+	MAT_CASE("key version 6", W_OK, {
+		pgpk_w_uint(&mat, 1, 6);
+		pgpk_w_uint(&mat, 2, 1);
+		pgpk_w_uint(&mat, 3, 1);
+		pgpk_w_bytes(&mat, 4, pgpk_n, sizeof(pgpk_n));
+		pgpk_w_bytes(&mat, 5, pgpk_e, sizeof(pgpk_e));
+	});
+	/* RFC 9580 9.1: 1 RSA, 3 RSA Sign-Only; 2 Encrypt-Only signs nothing. */
+	MAT_CASE("algorithm 3 (RSA Sign-Only)", W_OK, {
+		pgpk_w_material_head(&mat, 3);
+		pgpk_w_bytes(&mat, 5, pgpk_e, sizeof(pgpk_e));
+	});
+	MAT_CASE("algorithm 0", W_RSA, {
+		pgpk_w_material_head(&mat, 0);
+		pgpk_w_bytes(&mat, 5, pgpk_e, sizeof(pgpk_e));
+	});
+	MAT_CASE("algorithm 2 (RSA Encrypt-Only)", W_RSA, {
+		pgpk_w_material_head(&mat, 2);
+		pgpk_w_bytes(&mat, 5, pgpk_e, sizeof(pgpk_e));
+	});
+	MAT_CASE("algorithm 22 (EdDSA)", W_RANGE, {
 		pgpk_w_uint(&mat, 1, 4);
 		pgpk_w_uint(&mat, 2, 1);
 		pgpk_w_uint(&mat, 3, 22);
 	});
-	MAT_CASE("empty material", PGPK_E_MISSING, {});
+	/* A semantic error is named before a missing field. */
+	MAT_CASE("empty material: algorithm 0", W_RSA, {});
 
 	/* Key-level fields after a valid material. */
 #define KEY_CASE(name, want, body)                   \
@@ -658,28 +754,82 @@ static void pgpk_test_key_variants(void)
 		EXPECT(name, &blob, want);           \
 	} while (0)
 
-	KEY_CASE("subkey flag 2", PGPK_E_RANGE, pgpk_w_uint(&rest, 3, 2));
-	KEY_CASE("empty user ID", PGPK_E_LENGTH, pgpk_w_bytes(&rest, 4, "", 0));
-	KEY_CASE("key flags 256", PGPK_E_RANGE, pgpk_w_uint(&rest, 7, 256));
-	KEY_CASE("unknown key field 14", PGPK_E_UNKNOWN_FIELD,
-		 pgpk_w_uint(&rest, 14, 1));
-	KEY_CASE("material twice", PGPK_E_DUPLICATE,
+	KEY_CASE("subkey flag 2", W_RANGE, pgpk_w_uint(&rest, 3, 2));
+	KEY_CASE("empty user ID", W_LEN, pgpk_w_bytes(&rest, 4, "", 0));
+	KEY_CASE("key flags 256", W_RANGE, pgpk_w_uint(&rest, 7, 256));
+	KEY_CASE("unknown key field 14", W_LEFT, pgpk_w_uint(&rest, 14, 1));
+	KEY_CASE("material twice", W_LEFT,
 		 pgpk_w_bytes(&rest, 1, mat.buf, mat.len));
-	KEY_CASE("subkey without its primary", PGPK_E_MISSING,
+	KEY_CASE("subkey without its primary", W_PRIMARY,
 		 pgpk_w_uint(&rest, 3, 1));
-	KEY_CASE("primary key of no subkey", PGPK_E_MISSING,
+	KEY_CASE("primary key of no subkey", W_PRIMARY,
 		 pgpk_w_bytes(&rest, 8, mat.buf, mat.len));
-	KEY_CASE("valid optional fields", PGPK_OK, {
+	KEY_CASE("primary key of a subkey flag 0", W_PRIMARY, {
+		pgpk_w_uint(&rest, 3, 0);
+		pgpk_w_bytes(&rest, 8, mat.buf, mat.len);
+	});
+	KEY_CASE("subkey with its primary", W_OK, {
+		pgpk_w_uint(&rest, 2, 3);
+		pgpk_w_uint(&rest, 3, 1);
+		pgpk_w_bytes(&rest, 8, mat.buf, mat.len);
+		pgpk_w_uint(&rest, 9, 400);
+		pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
+		pgpk_w_uint(&rest, 12, 1700000001);
+	});
+	KEY_CASE("valid optional fields", W_OK, {
 		pgpk_w_uint(&rest, 2, 0);
 		pgpk_w_uint(&rest, 3, 0);
 		pgpk_w_bytes(&rest, 4, "Alice <a@example.org>", 21);
 		pgpk_w_uint(&rest, 6, UINT64_MAX);
 	});
+	KEY_CASE("every field of a primary key", W_OK, {
+		pgpk_w_uint(&rest, 2, 3);
+		pgpk_w_bytes(&rest, 4, "Alice <a@example.org>", 21);
+		pgpk_w_uint(&rest, 5, 300);
+		pgpk_w_uint(&rest, 6, 1800000000);
+		pgpk_w_uint(&rest, 7, 3);
+		pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
+		pgpk_w_uint(&rest, 13, 1750000000);
+	});
+	KEY_CASE("user ID before packet offset", W_LEFT, {
+		pgpk_w_bytes(&rest, 4, "Alice <a@example.org>", 21);
+		pgpk_w_uint(&rest, 2, 3);
+	});
+	KEY_CASE("soft revocation before certification", W_LEFT, {
+		pgpk_w_uint(&rest, 13, 1750000000);
+		pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
+	});
+	/* 11 was Key.third_party: reserved, refused however spelled. */
+	KEY_CASE("field 11 (third_party) alone", W_LEFT,
+		 pgpk_w_bytes(&rest, 11, sig.buf, sig.len));
+	KEY_CASE("certification, then field 11", W_LEFT, {
+		pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
+		pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
+	});
+	KEY_CASE("field 11 between certification and bound", W_LEFT, {
+		pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
+		pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
+		pgpk_w_uint(&rest, 12, 1);
+	});
+	KEY_CASE("field 11 as a varint", W_LEFT, pgpk_w_uint(&rest, 11, 1));
+	KEY_CASE("field 11 empty", W_LEFT, pgpk_w_bytes(&rest, 11, "", 0));
+	KEY_CASE("certification twice", W_LEFT, {
+		pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
+		pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
+	});
+	KEY_CASE("certification v3", W_SIGVER, {
+		struct pgpk_w v3 = { .len = 0 };
+
+		pgpk_w_sig(&v3, 3);
+		pgpk_w_bytes(&rest, 10, v3.buf, v3.len);
+	});
 	{
 		uint8_t uid[PGPK_MAX_USER_ID + 1];
 
 		memset(uid, 'u', sizeof(uid));
-		KEY_CASE("oversize user ID", PGPK_E_LENGTH,
+		KEY_CASE("user ID of 4096 octets", W_OK,
+			 pgpk_w_bytes(&rest, 4, uid, PGPK_MAX_USER_ID));
+		KEY_CASE("oversize user ID", W_LEN,
 			 pgpk_w_bytes(&rest, 4, uid, sizeof(uid)));
 	}
 }
@@ -687,7 +837,7 @@ static void pgpk_test_key_variants(void)
 static void pgpk_test_sig_variants(void)
 {
 	struct pgpk_w sig, rest, blob;
-	unsigned int v;
+	struct pgpk_canon *d = malloc(sizeof(*d));
 
 #define SIG_CASE(name, want, version, body)          \
 	do {                                         \
@@ -699,47 +849,128 @@ static void pgpk_test_sig_variants(void)
 		EXPECT(name, &blob, want);           \
 	} while (0)
 
-	for (v = 3; v <= 6; v += v == 4 ? 2 : 1)
-		SIG_CASE("valid signature", PGPK_OK, v, {});
-	SIG_CASE("signature with content", PGPK_OK, 4,
-		 pgpk_w_bytes(&rest, 3, "hello\r\n", 7));
-	SIG_CASE("signature with empty content", PGPK_OK, 4,
-		 pgpk_w_bytes(&rest, 3, "", 0));
-	SIG_CASE("quick check over 16 bits", PGPK_E_RANGE, 4, {
-		pgpk_w_sig_head(&sig, 4);
-		pgpk_w_uint(&sig, 9, 0x10000);
-	});
-	SIG_CASE("v3 with hashed area", PGPK_E_MISSING, 3, {
-		pgpk_w_sig_head(&sig, 3);
+	if (!d)
+		abort();
+	SIG_CASE("valid v4 signature", W_OK, 4, {});
+	SIG_CASE("valid v6 signature", W_OK, 6, {});
+	/* RFC 9580 5.2.2: v3 is for no new signature (the policy floor). */
+	SIG_CASE("v3 signature", W_SIGVER, 3, {});
+	SIG_CASE("v3 without hashed area", W_SIGVER, 3, {
+		sig.len = 0;
+		pgpk_w_uint(&sig, 1, 3);
+		pgpk_w_uint(&sig, 2, 0);
+		pgpk_w_uint(&sig, 3, 1);
+		pgpk_w_uint(&sig, 4, 8);
+		pgpk_w_uint(&sig, 5, 1);
 		pgpk_w_uint(&sig, 9, 1);
 		pgpk_w_bytes(&sig, 10, "\x01", 1);
 	});
-	SIG_CASE("v6 without salt", PGPK_E_MISSING, 6, {
+	SIG_CASE("signature with content", W_OK, 4,
+		 pgpk_w_bytes(&rest, 3, "hello\r\n", 7));
+	SIG_CASE("signature with empty content", W_OK, 4,
+		 pgpk_w_bytes(&rest, 3, "", 0));
+	SIG_CASE("quick check over 16 bits", W_RANGE, 4, {
+		pgpk_w_sig_head(&sig, 4);
+		pgpk_w_uint(&sig, 9, 0x10000);
+	});
+	SIG_CASE("v4 without hashed area", W_MISSING, 4, {
+		sig.len = 0;
+		pgpk_w_uint(&sig, 1, 4);
+		pgpk_w_uint(&sig, 2, 0);
+		pgpk_w_uint(&sig, 3, 1);
+		pgpk_w_uint(&sig, 4, 8);
+		pgpk_w_uint(&sig, 5, 1);
+		pgpk_w_uint(&sig, 9, 1);
+		pgpk_w_bytes(&sig, 10, "\x01", 1);
+	});
+	SIG_CASE("v6 without salt", W_SALT, 6, {
 		pgpk_w_sig_head(&sig, 6);
 		pgpk_w_uint(&sig, 9, 1);
 		pgpk_w_bytes(&sig, 10, "\x01", 1);
 	});
-	SIG_CASE("signature version 5", PGPK_E_RANGE, 4, sig.buf[1] = 5);
-	SIG_CASE("issuer fingerprint of 25 octets", PGPK_E_LENGTH, 4, {
-		uint8_t fpr[25] = { 0 };
+	SIG_CASE("v4 with a salt", W_SALT, 4, {
+		pgpk_w_sig_head(&sig, 4);
+		pgpk_w_bytes(&sig, 8, "1234567890123456", 16);
+		pgpk_w_uint(&sig, 9, 1);
+		pgpk_w_bytes(&sig, 10, "\x01", 1);
+	});
+	SIG_CASE("signature version 5", W_SIGVER, 4, sig.buf[1] = 5);
+	SIG_CASE("signature version 256", W_RANGE, 4, {
+		sig.len = 0;
+		pgpk_w_uint(&sig, 1, 256);
+	});
+	SIG_CASE("issuer fingerprint of 19 octets", W_LEN, 4, {
+		uint8_t fpr[19] = { 0 };
 
 		pgpk_w_bytes(&sig, 12, fpr, sizeof(fpr));
 	});
-	SIG_CASE("issuer key ID of 7 octets", PGPK_E_LENGTH, 4, {
+	SIG_CASE("issuer fingerprint of 33 octets", W_LEN, 4, {
+		uint8_t fpr[33] = { 0 };
+
+		pgpk_w_bytes(&sig, 12, fpr, sizeof(fpr));
+	});
+	sig.len = 0;
+	pgpk_w_sig(&sig, 4);
+	{
+		uint8_t fpr[25] = { 0 };
+
+		pgpk_w_bytes(&sig, 12, fpr, sizeof(fpr));
+	}
+	pgpk_w_sig_blob(&blob, &sig, NULL);
+	pgpk_expect_kernel_bug(
+		"issuer fingerprint of 25 octets", &blob, W_LEN,
+		"pgpk_read_sig() takes 20..32 octets, proto/pgpk.proto says 20 or 32 (such an issuer matches no key: harmless)");
+	SIG_CASE("issuer key ID of 7 octets", W_LEN, 4, {
 		pgpk_w_sig_head(&sig, 4);
 		pgpk_w_uint(&sig, 9, 1);
 		pgpk_w_bytes(&sig, 10, "\x01", 1);
 		pgpk_w_bytes(&sig, 11, "1234567", 7);
 	});
-	SIG_CASE("salt of 15 octets", PGPK_E_LENGTH, 6, {
+	SIG_CASE("salt of 15 octets", W_LEN, 6, {
 		pgpk_w_sig_head(&sig, 6);
 		pgpk_w_bytes(&sig, 8, "123456789012345", 15);
 	});
-	SIG_CASE("SHA-256 salt of 17 octets", PGPK_E_LENGTH, 6, {
+	SIG_CASE("salt of 33 octets", W_LEN, 6, {
+		pgpk_w_sig_head(&sig, 6);
+		pgpk_w_bytes(&sig, 8, "123456789012345678901234567890123", 33);
+	});
+	/*
+	 * The salt's agreement with the hash moved out of the decoder: the
+	 * kernel checks it where it hashes (pgpk_rebuild_salt_len()), as
+	 * user space that hashes must.
+	 */
+	SIG_CASE("SHA-256 salt of 17 octets decodes", W_OK, 6, {
 		pgpk_w_sig_head(&sig, 6);
 		pgpk_w_bytes(&sig, 8, "12345678901234567", 17);
 		pgpk_w_uint(&sig, 9, 1);
 		pgpk_w_bytes(&sig, 10, "\x01", 1);
+	});
+	pgpk_check(
+		!pgpk_canon_decode(blob.buf, blob.len, d, NULL) &&
+			d->sigs[0].salt.len == 17 &&
+			pgpk_rebuild_salt_len(d->sigs[0].hash_algorithm) == 16,
+		"SHA-256 salt of 17 octets: pgpk_rebuild_salt_len() says 16");
+	pgpk_check(pgpk_rebuild_salt_len(9) == 24 &&
+			   pgpk_rebuild_salt_len(10) == 32 &&
+			   pgpk_rebuild_salt_len(11) == 16 &&
+			   pgpk_rebuild_salt_len(12) == 16 &&
+			   pgpk_rebuild_salt_len(14) == 32 &&
+			   pgpk_rebuild_salt_len(2) == 0 &&
+			   pgpk_rebuild_salt_len(13) == 0 &&
+			   pgpk_rebuild_salt_len(255) == 0,
+		   "RFC 9580 9.5 salt sizes");
+	SIG_CASE("value offset", W_OK, 4, pgpk_w_uint(&sig, 13, 0xffffffffULL));
+	SIG_CASE("value offset over 32 bits", W_RANGE, 4,
+		 pgpk_w_uint(&sig, 13, 0x100000000ULL));
+	SIG_CASE("issuer key ID after fingerprint", W_LEFT, 4, {
+		uint8_t fpr[20] = { 0 };
+
+		sig.len = 0;
+		pgpk_w_sig_head(&sig, 4);
+		pgpk_w_uint(&sig, 9, 1);
+		pgpk_w_bytes(&sig, 10, "\x01", 1);
+		pgpk_w_bytes(&sig, 12, fpr, sizeof(fpr));
+		pgpk_w_bytes(&sig, 11, "12345678", 8);
 	});
 	sig.len = 0;
 	pgpk_w_sig(&sig, 4);
@@ -747,94 +978,18 @@ static void pgpk_test_sig_variants(void)
 	pgpk_w_raw(&blob, PGPK_MAGIC, PGPK_MAGIC_LEN);
 	pgpk_w_bytes(&blob, 3, "x", 1);
 	pgpk_w_bytes(&blob, 2, sig.buf, sig.len);
-	EXPECT("content before signature", &blob, PGPK_E_ORDER);
+	EXPECT("content before signature", &blob, W_LEFT);
 	/* trailing bytes after a complete message */
-	SIG_CASE("trailing zero octet", PGPK_E_UNKNOWN_FIELD, 4,
+	SIG_CASE("trailing zero octet", W_LEFT, 4,
 		 pgpk_w_raw(&rest, "\x00", 1));
-	SIG_CASE("trailing second signature", PGPK_E_DUPLICATE, 4,
+	SIG_CASE("trailing second signature", W_LEFT, 4,
 		 pgpk_w_bytes(&rest, 2, sig.buf, sig.len));
-	SIG_CASE("trailing field 4 as varint", PGPK_E_WIRE_TYPE, 4,
+	SIG_CASE("trailing field 4 as varint", W_LEFT, 4,
 		 pgpk_w_uint(&rest, 4, 1));
-	SIG_CASE("trailing field 5", PGPK_E_UNKNOWN_FIELD, 4,
-		 pgpk_w_uint(&rest, 5, 1));
-	SIG_CASE("trailing partial tag", PGPK_E_TRUNCATED, 4,
+	SIG_CASE("trailing field 5", W_LEFT, 4, pgpk_w_uint(&rest, 5, 1));
+	SIG_CASE("trailing partial tag", W_LEFT, 4,
 		 pgpk_w_raw(&rest, "\x80", 1));
-}
-
-/* Key.third_party: consecutive, bounded, each element a valid Signature. */
-static void pgpk_test_repeated(void)
-{
-	struct pgpk_w mat = { .len = 0 }, sig = { .len = 0 }, bad, blob;
-	static struct pgpk_w rest;
-	static struct pgpk_canon d;
-	struct pgpk_sig e;
-	unsigned int i;
-	u32 pos = 0;
-
-	pgpk_w_material(&mat);
-	pgpk_w_sig(&sig, 4);
-	bad.len = 0;
-	pgpk_w_sig(&bad, 5);
-
-#define REP_CASE(name, want, body)                   \
-	do {                                         \
-		rest.len = 0;                        \
-		body;                                \
-		pgpk_w_key_blob(&blob, &mat, &rest); \
-		EXPECT(name, &blob, want);           \
-	} while (0)
-
-	REP_CASE("three candidates", PGPK_OK, {
-		pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
-		for (i = 0; i < 3; i++)
-			pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
-	});
-	pgpk_check(!pgpk_canon_decode(blob.buf, blob.len, &d, NULL) &&
-			   d.key.third_party.count == 3 &&
-			   d.key.third_party.len == 3 * (2 + sig.len),
-		   "three candidates: count and span");
-	for (i = 0; i < 3; i++)
-		pgpk_check(!pgpk_canon_next(&d.key.third_party, &pos, &e) &&
-				   e.version == 4 && e.quick_check == 0xbeef &&
-				   PGPK_HAS(&e, PGPK_SIG_ISSUER_KEY_ID),
-			   "candidate %u decoded again", i);
-	pgpk_check(pgpk_canon_next(&d.key.third_party, &pos, &e) == -ENOENT,
-		   "no fourth candidate");
-	REP_CASE("candidate before certification", PGPK_E_ORDER, {
-		pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
-		pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
-	});
-	REP_CASE("certification twice", PGPK_E_DUPLICATE, {
-		pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
-		pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
-	});
-	REP_CASE("interleaved candidates", PGPK_E_ORDER, {
-		pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
-		pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
-		pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
-	});
-	REP_CASE("second candidate version 5", PGPK_E_RANGE, {
-		pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
-		pgpk_w_bytes(&rest, 11, bad.buf, bad.len);
-	});
-	REP_CASE("empty candidate", PGPK_E_MISSING, {
-		pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
-		pgpk_w_bytes(&rest, 11, "", 0);
-	});
-	REP_CASE("candidate as varint", PGPK_E_WIRE_TYPE,
-		 pgpk_w_uint(&rest, 11, 1));
-	REP_CASE("256 candidates", PGPK_OK, {
-		for (i = 0; i < PGPK_MAX_THIRD_PARTY; i++)
-			pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
-	});
-	REP_CASE("257 candidates", PGPK_E_COUNT, {
-		for (i = 0; i <= PGPK_MAX_THIRD_PARTY; i++)
-			pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
-	});
-	REP_CASE("candidate then trailing field 14", PGPK_E_UNKNOWN_FIELD, {
-		pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
-		pgpk_w_uint(&rest, 14, 0);
-	});
+	free(d);
 }
 
 /* Canonical.more_signatures: after content, bounded, each a Signature. */
@@ -843,9 +998,7 @@ static void pgpk_test_more_signatures(void)
 	struct pgpk_w mat = { .len = 0 }, sig = { .len = 0 }, bad, blob;
 	static struct pgpk_w rest;
 	static struct pgpk_canon d;
-	struct pgpk_sig e;
 	unsigned int i;
-	u32 pos = 0;
 
 	pgpk_w_sig(&sig, 4);
 	bad.len = 0;
@@ -859,43 +1012,65 @@ static void pgpk_test_more_signatures(void)
 		EXPECT(name, &blob, want);           \
 	} while (0)
 
-	MORE_CASE("content and three more signatures", PGPK_OK, {
+	MORE_CASE("content and three more signatures", W_OK, {
 		pgpk_w_bytes(&rest, 3, "text", 4);
 		for (i = 0; i < 3; i++)
 			pgpk_w_bytes(&rest, 4, sig.buf, sig.len);
 	});
 	pgpk_check(!pgpk_canon_decode(blob.buf, blob.len, &d, NULL) &&
-			   d.more_signatures.count == 3 &&
-			   d.more_signatures.len == 3 * (2 + sig.len) &&
-			   PGPK_HAS(&d, PGPK_CANON_MORE_SIGNATURES),
-		   "three more signatures: count and span");
-	for (i = 0; i < 3; i++)
-		pgpk_check(!pgpk_canon_next(&d.more_signatures, &pos, &e) &&
-				   e.version == 4 && e.quick_check == 0xbeef,
-			   "more signature %u decoded again", i);
-	pgpk_check(pgpk_canon_next(&d.more_signatures, &pos, &e) == -ENOENT,
-		   "no fourth more signature");
-	MORE_CASE("detached, one more signature", PGPK_OK,
+			   d.nr_more == 3 &&
+			   PGPK_HAS(&d, PGPK_CANON_MORE_SIGNATURES) &&
+			   d.content.len == 4,
+		   "three more signatures: count");
+	for (i = 0; i <= 3; i++)
+		pgpk_check(d.sigs[i].version == 4 &&
+				   d.sigs[i].quick_check == 0xbeef &&
+				   PGPK_HAS(&d.sigs[i], PGPK_SIG_ISSUER_KEY_ID),
+			   "signature %u decoded", i);
+	pgpk_check(!d.sigs[4].present, "no fifth signature");
+	MORE_CASE("detached, one more signature", W_OK,
 		  pgpk_w_bytes(&rest, 4, sig.buf, sig.len));
-	MORE_CASE("15 more signatures", PGPK_OK, {
+	pgpk_check(!pgpk_canon_decode(blob.buf, blob.len, &d, NULL) &&
+			   d.nr_more == 1 && !PGPK_HAS(&d, PGPK_CANON_CONTENT),
+		   "one more signature: count");
+	MORE_CASE("no more signatures", W_OK, {});
+	pgpk_check(!pgpk_canon_decode(blob.buf, blob.len, &d, NULL) &&
+			   d.nr_more == 0 &&
+			   !PGPK_HAS(&d, PGPK_CANON_MORE_SIGNATURES),
+		   "no more signature: count");
+	MORE_CASE("15 more signatures", W_OK, {
 		for (i = 0; i < PGPK_MAX_SIGNATURES - 1; i++)
 			pgpk_w_bytes(&rest, 4, sig.buf, sig.len);
 	});
-	MORE_CASE("16 more signatures", PGPK_E_COUNT, {
+	pgpk_check(!pgpk_canon_decode(blob.buf, blob.len, &d, NULL) &&
+			   d.nr_more == PGPK_MAX_SIGNATURES - 1 &&
+			   d.sigs[PGPK_MAX_SIGNATURES - 1].quick_check ==
+				   0xbeef,
+		   "15 more signatures: count");
+	MORE_CASE("16 more signatures", W_LEFT, {
 		for (i = 0; i < PGPK_MAX_SIGNATURES; i++)
 			pgpk_w_bytes(&rest, 4, sig.buf, sig.len);
 	});
-	MORE_CASE("more signature before content", PGPK_E_ORDER, {
+	MORE_CASE("more signature before content", W_LEFT, {
 		pgpk_w_bytes(&rest, 4, sig.buf, sig.len);
 		pgpk_w_bytes(&rest, 3, "text", 4);
 	});
-	MORE_CASE("second more signature version 5", PGPK_E_RANGE, {
+	MORE_CASE("second more signature version 5", W_SIGVER, {
 		pgpk_w_bytes(&rest, 4, sig.buf, sig.len);
 		pgpk_w_bytes(&rest, 4, bad.buf, bad.len);
 	});
-	MORE_CASE("empty more signature", PGPK_E_MISSING,
+	MORE_CASE("empty more signature: version 0", W_SIGVER,
 		  pgpk_w_bytes(&rest, 4, "", 0));
-	MORE_CASE("more signatures, then field 5", PGPK_E_UNKNOWN_FIELD, {
+	MORE_CASE("more signature without its value", W_MISSING, {
+		struct pgpk_w part = { .len = 0 };
+
+		pgpk_w_sig_head(&part, 4);
+		pgpk_w_uint(&part, 9, 1);
+		pgpk_w_bytes(&rest, 4, part.buf, part.len);
+	});
+	MORE_CASE("more signature as a varint", W_LEFT,
+		  pgpk_w_uint(&rest, 4, 1));
+	MORE_CASE("more signatures, then field 5", W_LEFT, {
 		pgpk_w_bytes(&rest, 4, sig.buf, sig.len);
 		pgpk_w_uint(&rest, 5, 0);
 	});
@@ -906,11 +1081,11 @@ static void pgpk_test_more_signatures(void)
 	pgpk_w_bytes(&rest, 4, sig.buf, sig.len);
 	pgpk_w_key_blob(&blob, &mat, NULL);
 	pgpk_w_raw(&blob, rest.buf, rest.len);
-	EXPECT("key with more signatures", &blob, PGPK_E_ENVELOPE);
+	EXPECT("key with more signatures", &blob, W_ENVELOPE);
 	blob.len = 0;
 	pgpk_w_raw(&blob, PGPK_MAGIC, PGPK_MAGIC_LEN);
 	pgpk_w_raw(&blob, rest.buf, rest.len);
-	EXPECT("more signatures alone", &blob, PGPK_E_ENVELOPE);
+	EXPECT("more signatures alone", &blob, W_ENVELOPE);
 }
 
 static void pgpk_test_envelope(void)
@@ -925,31 +1100,31 @@ static void pgpk_test_envelope(void)
 	pgpk_w_bytes(&rest, 2, sig.buf, sig.len);
 	pgpk_w_key_blob(&blob, &mat, NULL);
 	pgpk_w_raw(&blob, rest.buf, rest.len);
-	EXPECT("key and signature", &blob, PGPK_E_ENVELOPE);
+	EXPECT("key and signature", &blob, W_ENVELOPE);
 
 	pgpk_w_key_blob(&blob, &mat, NULL);
 	pgpk_w_bytes(&blob, 3, "x", 1);
-	EXPECT("key with content", &blob, PGPK_E_ENVELOPE);
+	EXPECT("key with content", &blob, W_ENVELOPE);
 
 	blob.len = 0;
 	pgpk_w_raw(&blob, PGPK_MAGIC, PGPK_MAGIC_LEN);
-	EXPECT("magic alone", &blob, PGPK_E_ENVELOPE);
+	EXPECT("magic alone", &blob, W_ENVELOPE);
 	pgpk_w_bytes(&blob, 3, "x", 1);
-	EXPECT("content alone", &blob, PGPK_E_ENVELOPE);
+	EXPECT("content alone", &blob, W_ENVELOPE);
 
 	blob.len = 0;
 	pgpk_w_raw(&blob, "\x7fPGK\x02", PGPK_MAGIC_LEN);
-	EXPECT("magic of another encoding version", &blob, PGPK_E_MAGIC);
+	EXPECT("magic of another encoding version", &blob, W_MAGIC);
 	blob.len = 0;
 	pgpk_w_raw(&blob, "\x99\x01\x0d\x04", 4);
-	EXPECT("OpenPGP packet", &blob, PGPK_E_MAGIC);
-	pgpk_expect("empty", blob.buf, 0, PGPK_E_SIZE);
+	EXPECT("OpenPGP packet", &blob, W_MAGIC);
+	pgpk_expect("empty", blob.buf, 0, W_MAGIC);
 
 	big = calloc(1, PGPK_MAX_BLOB + 1);
 	if (!big)
 		abort();
 	memcpy(big, PGPK_MAGIC, PGPK_MAGIC_LEN);
-	pgpk_expect("over 1 MiB", big, PGPK_MAX_BLOB + 1, PGPK_E_SIZE);
+	pgpk_expect("over 1 MiB", big, PGPK_MAX_BLOB + 1, W_MAGIC);
 	free(big);
 }
 
@@ -957,7 +1132,7 @@ static void pgpk_test_envelope(void)
 static void pgpk_test_truncation(void)
 {
 	struct pgpk_w mat = { .len = 0 }, sig = { .len = 0 }, rest, blob;
-	struct pgpk_canon d;
+	static struct pgpk_canon d;
 	size_t i, refused = 0, total = 0;
 	unsigned int v;
 
@@ -966,14 +1141,13 @@ static void pgpk_test_truncation(void)
 	pgpk_w_bytes(&rest, 4, "Bob <b@example.org>", 19);
 	pgpk_w_sig(&sig, 4);
 	pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
-	pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
-	pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
+	pgpk_w_uint(&rest, 12, 1);
 	pgpk_w_key_blob(&blob, &mat, &rest);
-	EXPECT("key with certification and candidates", &blob, PGPK_OK);
+	EXPECT("key with certification and bound", &blob, W_OK);
 	for (i = 0; i < blob.len; i++, total++)
 		refused += pgpk_canon_decode(blob.buf, i, &d, NULL) == -EBADMSG;
 
-	for (v = 3; v <= 6; v += v == 4 ? 2 : 1) {
+	for (v = 4; v <= 6; v += 2) {
 		sig.len = 0;
 		pgpk_w_sig(&sig, v);
 		pgpk_w_sig_blob(&blob, &sig, NULL);
@@ -992,7 +1166,6 @@ int main(void)
 	pgpk_test_writer_matches_protobuf_c();
 	pgpk_test_key_variants();
 	pgpk_test_sig_variants();
-	pgpk_test_repeated();
 	pgpk_test_more_signatures();
 	pgpk_test_envelope();
 	pgpk_test_truncation();

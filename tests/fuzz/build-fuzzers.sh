@@ -3,6 +3,7 @@
 # is gcc, which has no libFuzzer) and optionally run them.
 #
 #   tests/fuzz/build-fuzzers.sh                 build build/fuzz/{openpgp,canon}_fuzz
+#                                               and frame_{packet,bytes,hashed}_fuzz
 #   tests/fuzz/build-fuzzers.sh --run SECONDS   build, then fuzz each target
 #                                               for SECONDS on a scratch copy
 #                                               of its corpus (-jobs 1)
@@ -25,18 +26,26 @@ LIBS="-lcrypto -lprotobuf-c -lz -lpthread"
 # The generated protobuf-c code, as //proto:pgpk_pb_c makes it.
 protoc-c --proto_path=. --c_out="$out/gen" proto/pgpk.proto
 
+# The kernel's untrusted-byte code, as //kernel:canon builds it.
+kcanon="kernel/pgpk_canon.c kernel/pgpk_frame.c kernel/pgpk_rebuild.c"
 # shellcheck disable=SC2086
 $CC $CFLAGS -o "$out/openpgp_fuzz" tests/fuzz/openpgp_fuzz.c \
-	helper/openpgp/*.c "$out/gen/proto/pgpk.pb-c.c" kernel/pgpk_canon.c \
-	$LIBS
+	helper/openpgp/*.c "$out/gen/proto/pgpk.pb-c.c" $kcanon $LIBS
 # shellcheck disable=SC2086
 $CC $CFLAGS -o "$out/canon_fuzz" tests/fuzz/canon_fuzz.c \
-	kernel/pgpk_canon.c "$out/gen/proto/pgpk.pb-c.c" $LIBS
-echo "built $out/openpgp_fuzz $out/canon_fuzz"
+	$kcanon "$out/gen/proto/pgpk.pb-c.c" $LIBS
+targets="openpgp canon"
+for f in packet bytes hashed; do
+	# shellcheck disable=SC2086
+	$CC $CFLAGS -o "$out/frame_${f}_fuzz" tests/fuzz/frame_${f}_fuzz.c \
+		$kcanon
+	targets="$targets frame_$f"
+done
+echo "built: $targets (in $out)"
 
 if [ "${1:-}" = "--run" ]; then
 	secs=${2:-60}
-	for t in openpgp canon; do
+	for t in $targets; do
 		work=$out/corpus-$t
 		mkdir -p "$work" "$out/crashes-$t"
 		cp -n tests/fuzz/corpus/$t/* "$work/" 2>/dev/null || true

@@ -4,13 +4,19 @@
  * the only decoder the kernel runs on what user space tells it.
  *
  * Invariants checked, against protobuf-c as the independent reference:
- *  - a refusal names a known reason and an offset inside the blob;
+ *  - a refusal names a reason and an offset inside the blob;
  *  - a blob the strict decoder accepts is a valid protobuf message that
- *    protobuf-c unpacks, and packing it again gives the very same octets
- *    (the strict decoder accepts exactly one spelling per message);
- *  - the decoded fields equal protobuf-c's (repeated fields element by
- *    element, decoded again with pgpk_canon_next()), and every pgpk_bytes
- *    points inside the blob;
+ *    protobuf-c unpacks with no field it does not know (11, reserved, is
+ *    one), and packing it again gives the very same octets (the strict
+ *    decoder accepts exactly one spelling per message);
+ *  - the decoded fields equal protobuf-c's (more_signatures element by
+ *    element in sigs[1..nr_more]), and every pgpk_bytes points inside
+ *    the blob;
+ *  - what the decoder accepts is within its stricter subset: v4 and v6
+ *    keys and signatures, RSA that signs (not Encrypt-Only), a hashed
+ *    area always, a salt with v6 only, RSA e of at most 8 octets, a
+ *    subkey with its primary key and only then, at most 15 more
+ *    signatures;
  *  - decoding is deterministic.
  */
 #include <errno.h>
@@ -21,6 +27,7 @@
 
 #include "kernel/pgpk_canon.h"
 #include "proto/pgpk.pb-c.h"
+#include "proto/pgpk_fields.h"
 #include "tests/fuzz/pgpk_fuzz.h"
 
 static void pgpk_fuzz_fail(const char *what)
@@ -51,8 +58,13 @@ static void pgpk_fuzz_material(const struct pgpk_key_material *m,
 	if (!r)
 		pgpk_fuzz_fail("material missing in protobuf-c");
 	if (m->version != r->version || m->created != r->created ||
-	    m->algorithm != r->algorithm)
+	    m->algorithm != r->algorithm || r->base.n_unknown_fields)
 		pgpk_fuzz_fail("material numbers differ");
+	/* RFC 9580 9.1: RSA (1) and RSA Sign-Only (3), never 2 */
+	if ((m->version != 4 && m->version != 6) ||
+	    (m->algorithm != 1 && m->algorithm != 3) ||
+	    m->rsa_e.len > PGPK_MAX_EXPONENT)
+		pgpk_fuzz_fail("material outside the decoder's subset");
 	pgpk_fuzz_bytes(&m->rsa_n, true, &r->rsa_n, true, blob, len, "rsa_n");
 	pgpk_fuzz_bytes(&m->rsa_e, true, &r->rsa_e, true, blob, len, "rsa_e");
 }
@@ -67,8 +79,15 @@ static void pgpk_fuzz_sig(const struct pgpk_sig *s, const Pgpk__Signature *r,
 	    s->hash_algorithm != r->hash_algorithm ||
 	    s->created != r->created || s->quick_check != r->quick_check ||
 	    PGPK_HAS(s, PGPK_SIG_EXPIRES) != !!r->has_expires ||
-	    (r->has_expires && s->expires != r->expires))
+	    (r->has_expires && s->expires != r->expires) ||
+	    PGPK_HAS(s, PGPK_SIG_RSA_S_OFFSET) != !!r->has_rsa_s_offset ||
+	    (r->has_rsa_s_offset && s->rsa_s_offset != r->rsa_s_offset) ||
+	    r->base.n_unknown_fields)
 		pgpk_fuzz_fail("signature numbers differ");
+	if ((s->version != 4 && s->version != 6) ||
+	    !PGPK_HAS(s, PGPK_SIG_HASHED_AREA) ||
+	    PGPK_HAS(s, PGPK_SIG_SALT) != (s->version == 6))
+		pgpk_fuzz_fail("signature outside the decoder's subset");
 	pgpk_fuzz_bytes(&s->hashed_area, PGPK_HAS(s, PGPK_SIG_HASHED_AREA),
 			&r->hashed_area, r->has_hashed_area, blob, len,
 			"hashed_area");
@@ -82,28 +101,6 @@ static void pgpk_fuzz_sig(const struct pgpk_sig *s, const Pgpk__Signature *r,
 			PGPK_HAS(s, PGPK_SIG_ISSUER_FINGERPRINT),
 			&r->issuer_fingerprint, r->has_issuer_fingerprint, blob,
 			len, "issuer_fingerprint");
-}
-
-/* A repeated Signature field, element by element with pgpk_canon_next(). */
-static void pgpk_fuzz_repeated(const struct pgpk_repeated *rep, bool has,
-			       Pgpk__Signature *const *r, size_t n,
-			       const uint8_t *blob, size_t len)
-{
-	struct pgpk_sig e;
-	uint32_t pos = 0;
-	size_t i;
-
-	if (has != !!n || rep->count != n || n > PGPK_MAX_THIRD_PARTY)
-		pgpk_fuzz_fail("repeated count differs");
-	if (n && (rep->data < blob || rep->data + rep->len > blob + len))
-		pgpk_fuzz_fail("repeated span outside the blob");
-	for (i = 0; i < n; i++) {
-		if (pgpk_canon_next(rep, &pos, &e))
-			pgpk_fuzz_fail("repeated element not decoded again");
-		pgpk_fuzz_sig(&e, r[i], blob, len);
-	}
-	if (pgpk_canon_next(rep, &pos, &e) != -ENOENT || pos != rep->len)
-		pgpk_fuzz_fail("repeated span holds more than its elements");
 }
 
 static void pgpk_fuzz_key(const struct pgpk_key *k, const Pgpk__Key *r,
@@ -127,8 +124,11 @@ static void pgpk_fuzz_key(const struct pgpk_key *k, const Pgpk__Key *r,
 	    PGPK_HAS(k, PGPK_KEY_BOUND) != !!r->has_bound ||
 	    (r->has_bound && k->bound != r->bound) ||
 	    PGPK_HAS(k, PGPK_KEY_SOFT_REVOKED) != !!r->has_soft_revoked ||
-	    (r->has_soft_revoked && k->soft_revoked != r->soft_revoked))
+	    (r->has_soft_revoked && k->soft_revoked != r->soft_revoked) ||
+	    r->base.n_unknown_fields)
 		pgpk_fuzz_fail("key numbers differ");
+	if (k->subkey != PGPK_HAS(k, PGPK_KEY_PRIMARY))
+		pgpk_fuzz_fail("a subkey without its primary, or the reverse");
 	pgpk_fuzz_bytes(&k->user_id, PGPK_HAS(k, PGPK_KEY_USER_ID), &r->user_id,
 			r->has_user_id, blob, len, "user_id");
 	if (PGPK_HAS(k, PGPK_KEY_PRIMARY) != !!r->primary)
@@ -139,17 +139,15 @@ static void pgpk_fuzz_key(const struct pgpk_key *k, const Pgpk__Key *r,
 		pgpk_fuzz_fail("certification presence differs");
 	if (r->certification)
 		pgpk_fuzz_sig(&k->certification, r->certification, blob, len);
-	pgpk_fuzz_repeated(&k->third_party, PGPK_HAS(k, PGPK_KEY_THIRD_PARTY),
-			   r->third_party, r->n_third_party, blob, len);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static struct pgpk_canon canon, canon2;
 	struct pgpk_canon_error err, err2;
-	struct pgpk_canon canon, canon2;
 	Pgpk__Canonical *ref;
 	const uint8_t *msg = data + PGPK_MAGIC_LEN;
-	size_t msg_len, packed_len;
+	size_t msg_len, packed_len, i;
 	uint8_t *packed;
 	int ret, ret2;
 
@@ -161,12 +159,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ret) {
 		if (ret != -EBADMSG)
 			pgpk_fuzz_fail("refusal is not -EBADMSG");
-		if (err.reason == PGPK_OK || err.reason >= PGPK_E_NR_REASONS ||
-		    !pgpk_canon_reason_str(err.reason))
+		if (!err.why || !*err.why)
 			pgpk_fuzz_fail("refusal without a reason");
 		if (err.offset > size)
 			pgpk_fuzz_fail("refusal offset past the end");
-		if (err.reason != err2.reason || err.offset != err2.offset)
+		if (err.why != err2.why || err.offset != err2.offset)
 			pgpk_fuzz_fail("refusal is not deterministic");
 		return 0;
 	}
@@ -178,6 +175,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ref = pgpk__canonical__unpack(NULL, msg_len, msg);
 	if (!ref)
 		pgpk_fuzz_fail("accepted, but protobuf-c cannot unpack it");
+	if (ref->base.n_unknown_fields)
+		pgpk_fuzz_fail("accepted a field the schema does not have");
 	packed_len = pgpk__canonical__get_packed_size(ref);
 	packed = malloc(packed_len ? packed_len : 1);
 	if (!packed)
@@ -197,16 +196,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ref->key)
 		pgpk_fuzz_key(&canon.key, ref->key, data, size);
 	if (ref->signature)
-		pgpk_fuzz_sig(&canon.sig, ref->signature, data, size);
+		pgpk_fuzz_sig(&canon.sigs[0], ref->signature, data, size);
 	pgpk_fuzz_bytes(&canon.content, PGPK_HAS(&canon, PGPK_CANON_CONTENT),
 			&ref->content, ref->has_content, data, size, "content");
 	if (ref->n_more_signatures > PGPK_MAX_SIGNATURES - 1 ||
 	    (ref->n_more_signatures && !ref->signature))
 		pgpk_fuzz_fail("more_signatures beyond their rules");
-	pgpk_fuzz_repeated(&canon.more_signatures,
-			   PGPK_HAS(&canon, PGPK_CANON_MORE_SIGNATURES),
-			   ref->more_signatures, ref->n_more_signatures, data,
-			   size);
+	if (canon.nr_more != ref->n_more_signatures ||
+	    PGPK_HAS(&canon, PGPK_CANON_MORE_SIGNATURES) !=
+		    !!ref->n_more_signatures)
+		pgpk_fuzz_fail("more_signatures count differs");
+	for (i = 0; i < ref->n_more_signatures; i++)
+		pgpk_fuzz_sig(&canon.sigs[i + 1], ref->more_signatures[i], data,
+			      size);
+	for (i = ref->n_more_signatures + 1; i < PGPK_MAX_SIGNATURES; i++)
+		if (canon.sigs[i].present)
+			pgpk_fuzz_fail("a signature beyond nr_more");
 	pgpk__canonical__free_unpacked(ref, NULL);
 	return 0;
 }

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Seed corpus for tests/fuzz/canon_fuzz.c: canonical blobs made by
-# `pgpk-helper key` / `pgpk-helper sig` from real keys and signatures
+# `pgpk-helper key` / `pgpk-helper convert` from real keys and signatures
 # (every RSA key and subkey of debian-archive-keyring.gpg, a sample of
 # debian-keyring.gpg, the signatures of apt's InRelease files and of
 # tests/broker/testdata), plus a few truncated and bit-flipped blobs.
@@ -43,7 +43,7 @@ for f in /var/lib/apt/lists/*InRelease "$root"/tests/broker/testdata/*.sig.asc \
 	"$root"/tests/fuzz/corpus/openpgp/cleartext-* \
 	"$root"/tests/fuzz/corpus/openpgp/inline-*; do
 	[ -f "$f" ] || continue
-	"$helper" sig "$f" >"$tmp/blob" 2>/dev/null && keep "$tmp/blob" sig
+	"$helper" convert "$f" >"$tmp/blob" 2>/dev/null && keep "$tmp/blob" sig
 done
 for f in "$root"/tests/broker/testdata/*key*.asc; do
 	[ -f "$f" ] || continue

@@ -1,7 +1,7 @@
 #!/bin/bash
 # --hashes accepts exactly the hashes every check supports (issue 11): a
-# name is accepted by the policy option iff the kernel (pgpk_hash_algo()
-# in kernel/pgpk_hash.c) and `pgpk-helper verify` (pgpk_verify_md() in
+# name is accepted by the policy option iff the kernel (the table of
+# pgpk_sig_digest() in kernel/pgpk_sig.c) and `pgpk-helper verify` (pgpk_verify_md() in
 # helper/verify.c) both check signatures made with it, and it is not a
 # broken hash (MD5, SHA-1, RIPEMD-160: the kernel's floor).  SHA-3
 # (Debian's kernels build it as a module) is not checked by pgpk, so
@@ -26,7 +26,14 @@ case_ids() {
 	sed -n "/^$2/,/^}/p" "$root/$1" | sed -n 's/^\tcase \([0-9]*\):.*/\1/p' |
 		sort -n | tr '\n' ' '
 }
-kernel=$(case_ids kernel/pgpk_hash.c 'static int pgpk_hash_algo(')
+# The hash IDs (RFC 9580 9.5) the kernel's table in FILE's FUNCTION maps
+# ("[8] = HASH_ALGO_SHA256, ...").
+table_ids() {
+	sed -n "/^$2/,/^}/p" "$root/$1" |
+		grep -o '\[[0-9]*\] = HASH_ALGO_' | tr -dc '0-9\n' |
+		sort -n | tr '\n' ' '
+}
+kernel=$(table_ids kernel/pgpk_sig.c 'struct pgpk_sig_info \*pgpk_sig_digest(')
 verify=$(case_ids helper/verify.c 'static const EVP_MD \*pgpk_verify_md(')
 [ -n "$kernel" ] && [ -n "$verify" ] ||
 	{ echo "FAIL: cannot read the hash tables"; exit 1; }

@@ -2,7 +2,10 @@
 # The system calls the parser child really makes under the real seccomp
 # filter, traced with strace -f through `pgpk-helper debug` (fork,
 # sandbox, parse, answer): every key and signature of the test data, the
-# flood and adversarial inputs of tests/lib/pgpk_flood.py, garbage.
+# flood and adversarial inputs of tests/lib/pgpk_flood.py, garbage; the
+# trust anchors parsed in the child (every armored input, which the
+# upcall refuses, is an anchor of a certified key there, and Carol
+# certifies Alice).
 # FAIL if a child is killed by SIGSYS or makes a call outside
 # policy/seccomp-allowlist.txt; prints how often each call was made and
 # which allowed calls were never made, the evidence behind the audit
@@ -44,12 +47,27 @@ inputs=$(ls tests/openpgp/data/*.gpg tests/openpgp/data/*.asc \
 	tests/verify/testdata/msg.inline tests/verify/testdata/msg.sub.asc \
 	"$tmp"/*.pgp "$tmp"/*.gpg "$tmp/garbage" 2>/dev/null)
 
+certified=tests/openpgp/data/alice-certified.gpg
+mkdir "$tmp/carol" "$tmp/anchor"
+cp tests/openpgp/data/carol.gpg "$tmp/carol/"
 fail=0 runs=0
 : >"$tmp/calls"
-for f in $inputs; do
+for f in $inputs carol; do
 	for kind in key sig; do
-		strace -f -qq -o "$tmp/trace" "$helper" debug \
-			--max-input=8388608 "$kind" "$f" >/dev/null 2>"$tmp/err"
+		set -- debug --max-input=8388608 "$kind" "$f"
+		if [ "$f" = carol ]; then
+			[ "$kind" = key ] || continue
+			set -- debug --anchors "$tmp/carol" key "$certified"
+		elif [ "$kind" = key ] &&
+			[ "$(head -c 1 "$f" | od -An -tu1 | tr -d ' ')" -lt 128 ]; then
+			# Not binary: the upcall refuses it before any child;
+			# parsed as an anchor in the child instead.
+			rm -f "$tmp/anchor/"*
+			cp "$f" "$tmp/anchor/a.asc"
+			set -- debug --anchors "$tmp/anchor" key "$certified"
+		fi
+		strace -f -qq -o "$tmp/trace" "$helper" "$@" \
+			>/dev/null 2>"$tmp/err"
 		runs=$((runs + 1))
 		# The child: the process that loaded the filter; its calls
 		# after that (strace writes "<... x resumed>" for the second

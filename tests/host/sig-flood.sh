@@ -9,7 +9,10 @@
 # kind (tests/lib/pgpk_flood.py), many and huge user IDs, large keyrings,
 # signed messages nested, flooded, bombed: each must give its verdict (the
 # genuine key's material, user ID, flags and self-certification; or the
-# named refusal), never SIGSYS/ECHILD or the watchdog.  Before the fix, 127
+# named refusal), never SIGSYS/ECHILD or the watchdog.  Armored floods,
+# which the kernel never sends, go through the two paths that parse them
+# in the sandbox: a flooded trust anchor (--anchors), and import's parser
+# of one certificate.  Before the fix, 127
 # junk self-signatures killed the parser with SIGSYS (glibc's qsort()
 # calling sysinfo()).  Prints the time of each; PGPK_FLOOD_KEEP=DIR keeps
 # the inputs.
@@ -132,8 +135,41 @@ for shape in many-uids max-uid max-uid-flood keyring; do
 	$flood --shape $shape "$key" "$tmp/$shape.pgp"
 	run "$shape" OK key "$tmp/$shape.pgp" $big
 done
+# Armor: a flooded trust anchor, parsed and validated in the child: Carol
+# still vouches for Alice.
+carol=$(python3 -c 'import sys; sys.path.insert(0, "tests/lib")
+from pgpk_openpgp import packets
+import hashlib, struct
+b = [b for t, _, b in packets(open(sys.argv[1], "rb").read()) if t == 6][0]
+print(hashlib.sha1(b"\x99" + struct.pack(">H", len(b)) + b).hexdigest().upper())
+' $data/carol.gpg)
+mkdir -p "$tmp/anchors"
+$flood --shape armored-flood $data/carol.gpg "$tmp/anchors/carol.asc"
+out=$("$helper" debug --anchors "$tmp/anchors" key $data/alice-certified.gpg 2>&1)
+us=$(sed -n 's/.*(\([0-9]*\) us)$/\1/p' <<<"$out" | tail -1)
+printf '%-28s %8s octets %8s us  ' "armored anchor, 2000 junk" \
+	"$(stat -c %s "$tmp/anchors/carol.asc")" "${us:-?}"
+if grep -q "^OK: " <<<"$out" &&
+	grep -q "^  issuer fingerprint: $carol" <<<"$out"; then
+	echo "ok: $(tail -1 <<<"$out" | sed 's/ ([0-9]* us)$//')"
+else
+	echo "FAIL: Carol's certification not chosen: $(tail -1 <<<"$out")"
+	fail=1
+fi
+# Armor: import removes it, then one parser per certificate, as binary.
 $flood --shape armored-flood "$key" "$tmp/armored.asc"
-run "armored, 2000 mixed junk" OK-3RD key "$tmp/armored.asc" $big
+start=$(date +%s%N)
+out=$("$helper" import --keyring @t "$tmp/armored.asc" 2>&1)
+printf '%-28s %8s octets %8s us  ' "armored, 2000 junk, import" \
+	"$(stat -c %s "$tmp/armored.asc")" \
+	"$((($(date +%s%N) - start) / 1000))"
+if grep -q "^EE06CCB46F6509DA key RSA: [^E]" <<<"$out" &&
+	grep -q "^AD9473038E5EEBFB subkey RSA: [^E]" <<<"$out"; then
+	echo "ok: the key and its signing subkey given to add_key"
+else
+	echo "FAIL: $(head -3 <<<"$out")"
+	fail=1
+fi
 for shape in nested4 msg-flood msg-many-comp msg-bomb; do
 	$flood --shape $shape "$msg" "$tmp/$shape.gpg"
 	run "$shape" OK sig "$tmp/$shape.gpg" $big

@@ -1,6 +1,6 @@
 #!/bin/bash
 # One validity rule (issue 11): list, key, debug (the upcall's pipeline),
-# bundle and verify judge every key alike (tests/validity/agree.py), over
+# import and verify judge every key alike (tests/validity/agree.py), over
 # the test keyrings, the time/revocation matrix's certificates, Debian's
 # archive keyrings and a sample of debian-keyring.gpg (every certificate
 # with a key that is unusable or cannot sign, one in 40 of the others).

@@ -17,6 +17,7 @@
 
 #include "helper/openpgp/internal.h"
 #include "kernel/pgpk_canon.h"
+#include "proto/pgpk_fields.h"
 #include "tests/openpgp/test_util.h"
 
 #define T0 1700000000u /* key creation */

@@ -16,38 +16,79 @@
 
 #define NOW 1800000000 /* 2027-01-15: after the keys were made */
 
-static void check_blob(const char *input, enum pgpk_want want,
-		       const char *select, const char *expected)
+/*
+ * pgpk_convert() of @input equals @expected; @anchors: NULL, or the
+ * NULL-terminated names of trust anchor files.
+ */
+static void check_anchored(const char *input, enum pgpk_want want,
+			   const char *select, const char *const *anchors,
+			   const char *expected)
 {
 	struct pgpk_convert_opts opts = { .select = select, .now = NOW };
+	struct pgpk_blob files[4];
 	struct pgpk_error err = { 0 };
-	struct pgpk_canon canon;
+	static struct pgpk_canon canon;
 	struct pgpk_canon_error cerr;
-	size_t len, elen, olen = 0;
+	size_t len, elen, olen = 0, i;
 	uint8_t *in = pgpk_test_read(input, &len);
 	uint8_t *exp = pgpk_test_read(expected, &elen);
 	uint8_t *out = NULL;
 	int ret;
 
+	for (i = 0; anchors && anchors[i] && i < 4; i++)
+		files[i].data = pgpk_test_read(anchors[i], &files[i].len);
+	opts.anchors = files;
+	opts.nanchors = i;
 	ret = pgpk_convert(in, len, want, &opts, &out, &olen, &err);
 	CHECK_EQ(ret, 0);
 	if (ret)
 		fprintf(stderr, "  %s: %s\n", input, err.msg);
 	CHECK_EQ(olen, elen);
 	CHECK(olen == elen && out && !memcmp(out, exp, elen));
+	if (olen != elen || !out || memcmp(out, exp, elen))
+		fprintf(stderr, "  %s with %zu anchors: not %s\n", input, i,
+			expected);
 	/* The kernel's strict decoder accepts it. */
 	CHECK(out && pgpk_canon_decode(out, olen, &canon, &cerr) == 0);
+	while (i--)
+		free((void *)(uintptr_t)files[i].data);
 	free(out);
 	free(in);
 	free(exp);
 }
 
+static void check_blob(const char *input, enum pgpk_want want,
+		       const char *select, const char *expected)
+{
+	check_anchored(input, want, select, NULL, expected);
+}
+
 static void test_known_blobs(void)
 {
+	static const char *const carol[] = { "carol.gpg", NULL };
+	static const char *const others[] = { "ed25519.gpg", "revoked.gpg",
+					      "carol.gpg", NULL };
+	static const char *const self[] = { "alice.gpg", NULL };
+	static const char *const none[] = { "revoked.gpg", "expired.gpg",
+					    "dsa.gpg", NULL };
+
 	check_blob("alice.gpg", PGPK_WANT_KEY, NULL, "alice.key.expected");
 	check_blob("alice.asc", PGPK_WANT_KEY, NULL, "alice.key.expected");
 	check_blob("alice-certified.gpg", PGPK_WANT_KEY, NULL,
 		   "alice-certified.key.expected");
+	/* Carol certified Alice: with Carol an anchor, hers vouches. */
+	check_anchored("alice-certified.gpg", PGPK_WANT_KEY, NULL, carol,
+		       "alice-certified.carol.expected");
+	check_anchored("alice-certified.gpg", PGPK_WANT_KEY, NULL, others,
+		       "alice-certified.carol.expected");
+	/* Alice herself as an anchor, or anchors who certified nothing. */
+	check_anchored("alice-certified.gpg", PGPK_WANT_KEY, NULL, self,
+		       "alice-certified.key.expected");
+	check_anchored("alice-certified.gpg", PGPK_WANT_KEY, NULL, none,
+		       "alice-certified.key.expected");
+	/* A subkey's certification is its binding, whoever the anchors. */
+	check_anchored("alice.gpg", PGPK_WANT_KEY, "AD9473038E5EEBFB", carol,
+		       "alice.subkey1.expected");
 	check_blob("alice.gpg", PGPK_WANT_KEY,
 		   "9B9FABE5A6D8E7E9CBC04272AD9473038E5EEBFB",
 		   "alice.subkey1.expected");

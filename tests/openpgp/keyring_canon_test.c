@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Every valid RSA key and subkey of Debian's keyrings, converted to its
- * canonical Key blob and checked the way the kernel checks it: strict
- * decode, key packet rebuilt from the canonical material equal to the
- * submitted octets at packet_offset (and the user ID at user_id_offset),
- * and each self-certification verified over data built only by
- * kernel/pgpk_rebuild.c.  The keyrings come with the debian-keyring and
+ * canonical Key blob and checked the way the kernel checks an upcall's
+ * answer: strict decode; the key packet rebuilt from the canonical
+ * material a whole top-level packet of the submitted octets at
+ * packet_offset (a subkey's primary at primary_offset, the user ID at
+ * user_id_offset: pgpk_packet_at()), the certification's value at
+ * rsa_s_offset (pgpk_bytes_at()); each self-certification verified over
+ * data built only by kernel/pgpk_rebuild.c.  The keyrings come with the debian-keyring and
  * debian-archive-keyring packages (tests/deps.sh).
  */
 #include <errno.h>
@@ -15,7 +17,7 @@
 
 #include "helper/openpgp/openpgp.h"
 #include "kernel/pgpk_canon.h"
-#include "kernel/pgpk_rebuild.h"
+#include "proto/pgpk_fields.h"
 #include "tests/openpgp/test_util.h"
 
 static uint8_t *read_abs(const char *path, size_t *len)
@@ -42,14 +44,30 @@ static uint8_t *read_abs(const char *path, size_t *len)
 
 static void hash_material(EVP_MD_CTX *md, const struct pgpk_key_material *m)
 {
-	size_t len = pgpk_rebuild_key_len(m);
+	size_t len = pgpk_rebuild_key(m, NULL);
 	uint8_t *body = malloc(len), prefix[PGPK_PREFIX_MAX];
-	size_t plen = pgpk_rebuild_key_prefix(m, len, prefix);
+	size_t plen = pgpk_rebuild_key_prefix(m, prefix);
 
 	pgpk_rebuild_key(m, body);
 	EVP_DigestUpdate(md, prefix, plen);
 	EVP_DigestUpdate(md, body, len);
 	free(body);
+}
+
+/* The kernel's binding: a whole top-level packet of @tag at @offset. */
+static bool packet_bound(const struct pgpk_input *in,
+			 const struct pgpk_key_material *m, uint32_t offset,
+			 uint8_t tag)
+{
+	size_t len = pgpk_rebuild_key(m, NULL);
+	uint8_t *body = malloc(len);
+	bool ok;
+
+	pgpk_rebuild_key(m, body);
+	ok = pgpk_packet_at(in->packets, in->packets_len, offset, tag, body,
+			    len);
+	free(body);
+	return ok;
 }
 
 /* The kernel's view of a self-certification: 0 if it verifies. */
@@ -60,7 +78,7 @@ static int check_selfcert(const struct pgpk_key *k)
 		k->subkey ? &k->primary : &k->material;
 	uint8_t digest[EVP_MAX_MD_SIZE], *trailer;
 	unsigned int dlen = 0;
-	size_t tlen = pgpk_rebuild_trailer_len(s);
+	size_t tlen = pgpk_rebuild_trailer(s, NULL);
 	EVP_MD_CTX *md = EVP_MD_CTX_new();
 	struct pgpk_mpi n = { signer->rsa_n.data, signer->rsa_n.len };
 	struct pgpk_mpi e = { signer->rsa_e.data, signer->rsa_e.len };
@@ -70,6 +88,12 @@ static int check_selfcert(const struct pgpk_key *k)
 	EVP_DigestInit_ex(md,
 			  EVP_get_digestbyname(pgpk_md_name(s->hash_algorithm)),
 			  NULL);
+	/* RFC 9580 5.2.4, 9.5: a v6 signature's salt, of its hash's size */
+	if (s->version == 6) {
+		if (s->salt.len != pgpk_rebuild_salt_len(s->hash_algorithm))
+			return -EBADMSG;
+		EVP_DigestUpdate(md, s->salt.data, s->salt.len);
+	}
 	if (k->subkey) {
 		hash_material(md, &k->primary);
 		hash_material(md, &k->material);
@@ -103,6 +127,7 @@ static void check_keyring(const char *path, size_t min_blobs)
 	struct pgpk_keyring *ring;
 	struct pgpk_error err;
 	size_t len, i, j, blobs = 0, self = 0, third = 0, unsupported = 0;
+	size_t uncertified = 0;
 	uint8_t *in = read_abs(path, &len);
 
 	CHECK_EQ(pgpk_keyring_parse(in, len, &opts, &ring, &err), 0);
@@ -115,17 +140,18 @@ static void check_keyring(const char *path, size_t min_blobs)
 		for (j = 0; j <= c->nsubkeys; j++) {
 			const struct pgpk_pubkey *k =
 				j ? &c->subkeys[j - 1] : &c->primary;
-			struct pgpk_canon canon;
+			static struct pgpk_canon canon;
 			struct pgpk_canon_error cerr;
 			const struct pgpk_key *ck = &canon.key;
-			uint8_t *blob, *body;
-			size_t blen, bodylen;
+			const struct pgpk_input *input = &ring->input;
+			uint8_t *blob;
+			size_t blen;
 			int ret;
 
 			if (!k->valid)
 				continue;
-			ret = pgpk_key_canonical(ring, c, k, 0, &blob, &blen,
-						 &err);
+			ret = pgpk_key_canonical(ring, c, k, NULL, 0, &blob,
+						 &blen, &err);
 			if (ret == -ENOPKG) {
 				unsupported++;
 				continue;
@@ -138,20 +164,24 @@ static void check_keyring(const char *path, size_t min_blobs)
 			blobs++;
 			CHECK_EQ(pgpk_canon_decode(blob, blen, &canon, &cerr),
 				 0);
-			bodylen = pgpk_rebuild_key_len(&ck->material);
-			body = malloc(bodylen);
-			pgpk_rebuild_key(&ck->material, body);
-			CHECK(ck->packet_offset + bodylen <=
-				      ring->input.packets_len &&
-			      !memcmp(ring->input.packets + ck->packet_offset,
-				      body, bodylen));
-			free(body);
+			CHECK(packet_bound(input, &ck->material,
+					   ck->packet_offset,
+					   ck->subkey ? 14 : 6));
+			if (ck->subkey)
+				CHECK(packet_bound(input, &ck->primary,
+						   ck->primary_offset, 6));
 			if (PGPK_HAS(ck, PGPK_KEY_USER_ID))
-				CHECK(!memcmp(ring->input.packets +
-						      ck->user_id_offset,
-					      ck->user_id.data,
-					      ck->user_id.len));
-			CHECK(PGPK_HAS(ck, PGPK_KEY_CERTIFICATION));
+				CHECK(pgpk_packet_at(
+					input->packets, input->packets_len,
+					ck->user_id_offset, 13,
+					ck->user_id.data, ck->user_id.len));
+			/* A v3 certification, or one whose hashed area the
+			 * kernel cannot confirm, is left out (no authority). */
+			if (!PGPK_HAS(ck, PGPK_KEY_CERTIFICATION)) {
+				uncertified++;
+				CHECK(k->binding && k->binding->version != 4 &&
+				      k->binding->version != 6);
+			}
 			if (PGPK_HAS(ck, PGPK_KEY_CERTIFICATION)) {
 				const struct pgpk_sig *s = &ck->certification;
 				bool is_self =
@@ -163,6 +193,12 @@ static void check_keyring(const char *path, size_t min_blobs)
 						!memcmp(s->issuer_key_id.data,
 							c->primary.keyid, 8);
 
+				CHECK(PGPK_HAS(s, PGPK_SIG_RSA_S_OFFSET) &&
+				      pgpk_bytes_at(input->packets,
+						    input->packets_len,
+						    s->rsa_s_offset,
+						    s->rsa_s.data,
+						    s->rsa_s.len));
 				if (is_self) {
 					self++;
 					CHECK_EQ(check_selfcert(ck), 0);
@@ -174,8 +210,10 @@ static void check_keyring(const char *path, size_t min_blobs)
 		}
 	}
 	printf("%s: %zu certificates, %zu canonical keys (%zu self-"
-	       "certifications verified, %zu third-party), %zu non-RSA\n",
-	       path, ring->ncerts, blobs, self, third, unsupported);
+	       "certifications verified, %zu third-party, %zu v3 left out), "
+	       "%zu non-RSA\n",
+	       path, ring->ncerts, blobs, self, third, uncertified,
+	       unsupported);
 	CHECK(blobs >= min_blobs);
 	pgpk_keyring_free(ring);
 }

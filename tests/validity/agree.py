@@ -10,8 +10,12 @@ For every key of the keyrings given, each certificate on its own:
   debug key     (the upcall's whole pipeline: sandbox, broker policy)
                 converts exactly those of them the broker's RSA size
                 policy (--min-rsa-bits 2048, the primary's too) admits;
-  bundle        holds exactly the usable RSA primary keys and the RSA
-                subkeys that can sign;
+  import        (into the thread keyring of its own process, which dies
+                with it) adds exactly the usable RSA primary keys and the
+                RSA subkeys that can sign, of the size the policy admits,
+                and names list's reason for the others (the kernel's answer
+                to add_key does not matter: a host without the module
+                refuses them all);
   verify        of a signature naming the key, with a wrong RSA value:
                 "BAD signature" (the key was accepted, the value checked)
                 exactly for the RSA keys that can sign and pass the size
@@ -25,6 +29,7 @@ usage: agree.py HELPER STRIDE KEYRING...
 import hashlib
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -71,49 +76,21 @@ def primary_fpr(cert):
     return None
 
 
-def bundle_fprs(blob):
-    """Fingerprints of the v4 keys in a bundle (4-octet lengths, Key)."""
-    fprs, i = set(), 0
-    while i < len(blob):
-        n = struct.unpack(">I", blob[i:i + 4])[0]
-        key = blob[i + 4:i + 4 + n]
-        i += 4 + n
-        fields = wire(key[5:])[1][0]            # Canonical.key
-        mat = wire(fields)[1][0]                # Key.material
-        m = wire(mat)
-        if m[1][0] != 4:
+def import_lines(helper, cert):
+    """pgpk-helper import of one certificate: {key ID: its line}, and
+    whether each was added (an add_key attempt, whatever the kernel said)
+    rather than skipped or refused by import itself."""
+    rc, out = run(helper, "import", "--keyring", "@t", cert)
+    lines = {}
+    for line in out.splitlines():
+        kid, _, rest = line.partition(" ")
+        if len(kid) != 16:
             continue
-        n_, e_ = (int.from_bytes(m[f][0], "big") for f in (4, 5))
-        body = (b"\x04" + struct.pack(">I", m[2][0]) + bytes([m[3][0]])
-                + mpi(n_) + mpi(e_))
-        fprs.add(hashlib.sha1(b"\x99" + struct.pack(">H", len(body))
-                              + body).hexdigest().upper())
-    return fprs
-
-
-def wire(buf):
-    """protobuf fields -> {number: [values]} (varints and bytes)."""
-    out, i = {}, 0
-    while i < len(buf):
-        tag, i = varint(buf, i)
-        if tag & 7 == 0:
-            v, i = varint(buf, i)
-        else:
-            n, i = varint(buf, i)
-            v, i = buf[i:i + n], i + n
-        out.setdefault(tag >> 3, []).append(v)
-    return out
-
-
-def varint(buf, i):
-    v = s = 0
-    while True:
-        b = buf[i]
-        i += 1
-        v |= (b & 0x7F) << s
-        s += 7
-        if not b & 0x80:
-            return v, i
+        what = rest.split(": ", 1)[1] if ": " in rest else ""
+        attempted = not what.startswith("skipped: ") and \
+            not re.match(r"E[A-Z]+: ", what)
+        lines[kid] = (line, attempted)
+    return lines
 
 
 def forged_sig(k, created):
@@ -147,14 +124,6 @@ def main():
         if raw[:1] == b"-":
             raw = subprocess.run(["gpg", "--dearmor"], input=raw,
                                  capture_output=True).stdout
-        rc, out = run(helper, "bundle", ring)
-        bundled = set()
-        if rc == 0:
-            with tempfile.TemporaryFile() as f:
-                subprocess.run([helper, "bundle", ring], stdout=f,
-                               stderr=subprocess.DEVNULL)
-                f.seek(0)
-                bundled = bundle_fprs(f.read())
         # One list of the whole keyring, keys grouped by certificate.
         rc, out = run(helper, "list", "--json", ring)
         by_cert = {}
@@ -176,6 +145,7 @@ def main():
             with open(cf, "wb") as f:
                 f.write(c)
             pri = keys[0]
+            imported = import_lines(helper, cf)
             for k in keys:
                 nkeys += 1
                 name = "%s %s" % (os.path.basename(ring), k["fpr"])
@@ -197,13 +167,16 @@ def main():
                     fail("%s: debug %s, key %s, sized %s: %s" % (
                         name, "ok" if rc == 0 else "refused", converted,
                         sized, dout.strip().splitlines()[-1]))
-                if bundled is not None and rsa and k["algo"] in RSA_SIGN:
-                    want = k["usable"] if k["primary"] else \
-                        k["can_sign"]
-                    if (k["fpr"] in bundled) != want and k["version"] == 4:
-                        fail("%s: bundle %s, list usable=%s can_sign=%s" % (
-                            name, k["fpr"] in bundled, k["usable"],
-                            k["can_sign"]))
+                line, added = imported.get(k["keyid"], ("(no line)", False))
+                want = k["algo"] in RSA_SIGN and sized and converted and (
+                    k["usable"] if k["primary"] else k["can_sign"])
+                if added != want and "MPI" not in line:
+                    fail("%s: import %s, list usable=%s can_sign=%s: %s" % (
+                        name, "added" if added else "did not add",
+                        k["usable"], k["can_sign"], line))
+                if not k["usable"] and k["why"] not in line:
+                    fail("%s: import says '%s', list '%s'" % (
+                        name, line, k["why"]))
                 # A value longer than 1024 octets is no canonical RSA
                 # value (proto/pgpk.proto): nothing to forge.
                 if (k["version"] != 4 or k["algo"] not in RSA

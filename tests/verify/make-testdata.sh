@@ -13,7 +13,8 @@
 #   revoked.pgp + msg.revoked.sig   key revoked after signing
 #   small.pgp + msg.small.sig       RSA-1024 (below --min-rsa-bits 2048)
 #   other.sig      by a key that is in no keyring here
-# v6 keys and signatures: make-v6.py (gpg 2.2 cannot make them).
+# v6 keys and signatures: make-v6.py, v3 signatures: make-v3.py (gpg 2.2
+# can make neither).
 set -eu
 out=$(cd "$(dirname "$0")" && pwd)/testdata
 mkdir -p "$out"

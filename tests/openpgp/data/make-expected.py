@@ -83,9 +83,10 @@ def sig_fields(body):
     p = 8 + hl + ul
     left16 = be(body[p:p + 2])
     bits = be(body[p + 2:p + 4])
-    s = body[p + 4:p + 4 + (bits + 7) // 8].lstrip(b"\0")
+    raw = body[p + 4:p + 4 + (bits + 7) // 8]
+    s = raw.lstrip(b"\0")
     d = {"type": body[1], "pk": body[2], "hash": body[3], "hashed": hashed,
-         "left16": left16, "s": s}
+         "left16": left16, "s": s, "s_at": p + 4 + len(raw) - len(s)}
     for t, v in subpackets(hashed):
         if t == 2:
             d["created"] = be(v)
@@ -105,7 +106,10 @@ def sig_fields(body):
     return d
 
 
-def sig_msg(d):
+def sig_msg(d, body_off=None):
+    """Signature; with the packet body's offset in the submitted octets,
+    rsa_s_offset, where the kernel compares the value (an upcall's
+    certification)."""
     m = (f_varint(1, 4) + f_varint(2, d["type"]) + f_varint(3, d["pk"]) +
          f_varint(4, d["hash"]) + f_varint(5, d["created"]) +
          f_bytes(7, d["hashed"]) + f_varint(9, d["left16"]) +
@@ -114,6 +118,8 @@ def sig_msg(d):
         m += f_bytes(11, d["issuer"])
     if "issuer_fpr" in d:
         m += f_bytes(12, d["issuer_fpr"])
+    if body_off is not None:
+        m += f_varint(13, body_off + d["s_at"])
     return m
 
 
@@ -129,22 +135,26 @@ def fprs(path):
     return [l.split(":")[9] for l in out.splitlines() if l.startswith("fpr")]
 
 
-def key_blob(path, which):
+def key_blob(path, which, anchor=None):
+    """The canonical Key of the primary key (which 0) or a subkey; with
+    the fingerprint of a trust anchor, the primary key's certification is
+    that anchor's newest certification of the user ID."""
     pk = packets(path)
     fp = fprs(path)
     pri_off, pri_body = pk[0][1], pk[0][2]
     uid = [p for p in pk if p[0] == 13][0]
     uid_i = pk.index(uid)
     if which == 0:
-        sigs = [sig_fields(p[2]) for p in pk[uid_i + 1:] if p[0] == 2]
-        self_sig = cert = sigs[0]
-        # Key.third_party: certifications by other keys, newest first
-        # (the later packet first on equal times).
-        mine = bytes.fromhex(fp[0])
-        third = [d for d in sigs if 0x10 <= d["type"] <= 0x13 and
-                 d.get("issuer_fpr", mine) != mine]
-        third = [d for _, d in sorted(enumerate(third), reverse=True,
-                                      key=lambda x: (x[1]["created"], x[0]))]
+        sig_pk = [p for p in pk[uid_i + 1:] if p[0] == 2]
+        sigs = [sig_fields(p[2]) for p in sig_pk]
+        self_sig = sigs[0]
+        cert, cert_off = self_sig, sig_pk[0][1]
+        if anchor:
+            by = [(d["created"], i) for i, d in enumerate(sigs)
+                  if 0x10 <= d["type"] <= 0x13 and
+                  d.get("issuer_fpr") == bytes.fromhex(anchor)]
+            i = max(by)[1]
+            cert, cert_off = sigs[i], sig_pk[i][1]
         k = (f_bytes(1, material(pri_body, fp[0])) + f_varint(2, pri_off) +
              f_bytes(4, uid[2]) + f_varint(5, uid[1]))
         if self_sig.get("key_expires"):
@@ -154,18 +164,15 @@ def key_blob(path, which):
         subs = [i for i, p in enumerate(pk) if p[0] == 14]
         si = subs[which - 1]
         sub_off, sub_body = pk[si][1], pk[si][2]
-        cert = sig_fields(pk[si + 1][2])
+        cert, cert_off = sig_fields(pk[si + 1][2]), pk[si + 1][1]
         k = (f_bytes(1, material(sub_body, fp[which])) +
              f_varint(2, sub_off) + f_varint(3, 1))
         if cert.get("key_expires"):
             k += f_varint(6, be(sub_body[1:5]) + cert["key_expires"])
         k += (f_varint(7, cert["flags"]) +
               f_bytes(8, material(pri_body, fp[0])) + f_varint(9, pri_off))
-    k += f_bytes(10, sig_msg(cert))
-    if which == 0:
-        for d in third:
-            k += f_bytes(11, sig_msg(d))
-    else:
+    k += f_bytes(10, sig_msg(cert, cert_off))
+    if which:
         # Key.bound: the oldest binding signature (0x18) of the subkey.
         end = next((i for i in range(si + 1, len(pk)) if pk[i][0] == 14),
                    len(pk))
@@ -209,6 +216,9 @@ def main():
     w = lambda name, b: open(name, "wb").write(b)
     w("alice.key.expected", key_blob("alice.gpg", 0))
     w("alice-certified.key.expected", key_blob("alice-certified.gpg", 0))
+    # Carol, who certified Alice, as the trust anchor.
+    w("alice-certified.carol.expected",
+      key_blob("alice-certified.gpg", 0, fprs("carol.gpg")[0]))
     w("alice.subkey1.expected", key_blob("alice.gpg", 1))
     w("msg.txt.sig.expected", sig_blob("msg.txt.sig"))
     w("msg.txt.asc.expected", sig_blob("msg.txt.asc"))
@@ -220,5 +230,10 @@ def main():
 
 
 if __name__ == "__main__":
-    os.environ.setdefault("GNUPGHOME", tempfile.mkdtemp())
+    if "GNUPGHOME" not in os.environ:
+        # The public keys are all --export-ssh-key needs.
+        os.environ["GNUPGHOME"] = tempfile.mkdtemp()
+        for name in ("alice.gpg", "alice-certified.gpg", "carol.gpg"):
+            subprocess.run(["gpg", "--batch", "--quiet", "--import", name],
+                           capture_output=True, check=True)
     main()

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Seed corpora for the fuzz targets of kernel/pgpk_frame.c.
+
+    tests/fuzz/make-frame-corpus.py [ROOT]
+
+writes tests/fuzz/corpus/frame_{packet,bytes,hashed}/ from the binary keys,
+certificates and signatures of the tests (tests/openpgp/data,
+tests/broker/testdata, tests/fuzz/corpus/openpgp), in the input layouts
+the targets document:
+
+  frame_packet  tag, offset (4), body length (2), mode, the octets: the
+                key, user ID and signature packets of each file, asked at
+                their body (a match), one octet off, with another tag
+  frame_bytes   offset (4), length (2), flip, the octets: each signature's
+                RSA value where it is (as a certification's rsa_s_offset),
+                and flipped
+  frame_hashed  mark length, mark, area: every v4/v6 hashed area, with the
+                IMA mark and without, and hand-made ones (the mark as a
+                whole subpacket and inside a notation, two creation times)
+
+Files are named by kind and content hash, so rerunning adds nothing new.
+"""
+import hashlib
+import os
+import struct
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+from pgpk_openpgp import packets, subpacket  # noqa: E402
+
+IMA_MARK = bytes([32, 20, 0x80, 0, 0, 0, 0, 8, 0, 15]) + \
+    b"ima@pgpkfile-signatures"
+MAX_INPUT = 8192      # octets of a file kept in a seed
+MAX_FILES = 6         # of tests/fuzz/corpus/openpgp, per name prefix
+MAX_PACKETS = 12      # asked about, per file
+
+
+def sources(root):
+    """Binary files: every one of the test data, a sample of the corpus."""
+    taken = {}
+    for d, sample in (("tests/openpgp/data", False),
+                      ("tests/broker/testdata", False),
+                      ("tests/fuzz/corpus/openpgp", True)):
+        d = os.path.join(root, d)
+        for name in sorted(os.listdir(d)):
+            data = open(os.path.join(d, name), "rb").read()
+            if not data or not data[0] & 0x80:
+                continue
+            prefix = name.split("-")[0]
+            if sample and (len(prefix) == 40 or
+                           taken.get(prefix, 0) >= MAX_FILES):
+                continue
+            taken[prefix] = taken.get(prefix, 0) + 1
+            yield name, data[:MAX_INPUT]
+
+
+def walk(data):
+    """(tag, body offset, body) of the well-framed top-level packets."""
+    out, pos = [], 0
+    try:
+        for tag, whole, body in packets(data):
+            start = pos + len(whole) - len(body)
+            out.append((tag, start, body))
+            pos += len(whole)
+    except (ValueError, IndexError, KeyError, struct.error):
+        pass
+    return out
+
+
+def hashed_area(body):
+    """A v4/v6 signature body's hashed area, or None (RFC 9580 5.2.3)."""
+    if len(body) < 6 or body[0] not in (4, 6):
+        return None
+    if body[0] == 4:
+        n, at = struct.unpack(">H", body[4:6])[0], 6
+    else:
+        if len(body) < 8:
+            return None
+        n, at = struct.unpack(">I", body[4:8])[0], 8
+    return body[at:at + n] if at + n <= len(body) else None
+
+
+def rsa_value(body):
+    """(offset in body, octets) of an RSA v4 signature's value, or None."""
+    if len(body) < 6 or body[0] != 4 or body[2] not in (1, 3):
+        return None
+    at = 6 + struct.unpack(">H", body[4:6])[0]
+    if at + 2 > len(body):
+        return None
+    at += 2 + struct.unpack(">H", body[at:at + 2])[0] + 2
+    if at + 2 > len(body):
+        return None
+    bits = struct.unpack(">H", body[at:at + 2])[0]
+    value = body[at + 2:at + 2 + (bits + 7) // 8]
+    return at + 2, value
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else \
+        os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    out = os.path.join(root, "tests", "fuzz", "corpus")
+    written = {"packet": 0, "bytes": 0, "hashed": 0}
+    seen = set()
+
+    def keep(target, kind, blob):
+        h = hashlib.sha1(blob).hexdigest()[:16]
+        if (target, h) in seen:
+            return
+        seen.add((target, h))
+        d = os.path.join(out, "frame_" + target)
+        os.makedirs(d, exist_ok=True)
+        open(os.path.join(d, "%s-%s" % (kind, h)), "wb").write(blob)
+        written[target] += 1
+
+    def packet_seed(kind, tag, off, blen, mode, data):
+        keep("packet", kind, struct.pack(">BIHB", tag & 0xFF,
+                                         off & 0xFFFFFFFF, blen & 0xFFFF,
+                                         mode) + data)
+
+    for name, data in sources(root):
+        pk = walk(data)
+        for i, (tag, off, body) in enumerate(pk[:MAX_PACKETS]):
+            if tag not in (2, 6, 13, 14) or len(body) > 0xFFFF:
+                continue
+            # the octets up to a little after the packet
+            upto = data[:off + len(body) + 16]
+            packet_seed("match", tag, off, len(body), 1, upto)
+            if i < 4:
+                packet_seed("offby1", tag, off + 1, len(body), 1, upto)
+                packet_seed("tag", tag ^ 8, off, len(body), 1, upto)
+                packet_seed("flip", tag, off, len(body), 3, upto)
+            if tag == 2:
+                v = rsa_value(body)
+                if v:
+                    at = off + v[0]
+                    for flip in (255, 0):
+                        keep("bytes", "value", struct.pack(
+                            ">IHB", at, len(v[1]), flip) +
+                            data[:at + len(v[1]) + 8])
+                a = hashed_area(body)
+                if a is not None:
+                    keep("hashed", "sig", b"\x00" + a)
+                    keep("hashed", "sig-ima", b"\xff" + a)
+    # Hand-made areas: what the kernel must and must not accept.
+    t = subpacket(2, b"\x65\x53\xf1\x00")
+    fpr = subpacket(33, b"\x04" + bytes(range(20)))
+    notation = subpacket(20, b"\x80\0\0\0\0\x08\0\x0f" +
+                         b"ima@pgpkfile-signatures")
+    for kind, area in (("ima-binding", t + fpr + IMA_MARK),
+                       ("ima-in-notation", t + subpacket(20, IMA_MARK)),
+                       ("ima-notation", t + notation),
+                       ("two-times", t + t),
+                       ("no-time", fpr),
+                       ("long-notation", subpacket(20, b"n" * 8000) + t),
+                       ("overrun", t + b"\x09\x21\x04"),
+                       ("empty-subpacket", t + b"\x00")):
+        keep("hashed", kind, b"\xff" + area)
+    keep("bytes", "past-end", struct.pack(">IHB", 0xFFFFFFF0, 4, 255) +
+         b"octets")
+    for kind, n in written.items():
+        print("frame_%s: %d seeds" % (kind, n))
+
+
+main()
