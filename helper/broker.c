@@ -583,16 +583,6 @@ int pgpk_key_bound(const struct pgpk_key *k, const uint8_t *data, size_t len,
 				    "%s packet not at the offset named (%u)",
 				    k->subkey ? "subkey" : "key",
 				    k->packet_offset);
-	if (k->subkey) {
-		ret = pgpk_material_bound(
-			&k->primary, PGPK_HAS(k, PGPK_KEY_PRIMARY_OFFSET),
-			k->primary_offset, PGPK_TAG_PUBLIC_KEY, data, len);
-		if (ret)
-			return pgpk_unbound(
-				ret, why, why_len,
-				"primary key packet not at the offset named (%u)",
-				k->primary_offset);
-	}
 	if (PGPK_HAS(k, PGPK_KEY_USER_ID) &&
 	    (!PGPK_HAS(k, PGPK_KEY_USER_ID_OFFSET) ||
 	     !pgpk_packet_at(data, len, k->user_id_offset, PGPK_TAG_USER_ID,

@@ -195,8 +195,6 @@ static void pgpk_dump_key(struct pgpk_dump *d, const struct pgpk_key *k)
 		pgpk_dump_u64(d, "key_flags", k->key_flags);
 	if (PGPK_HAS(k, PGPK_KEY_PRIMARY))
 		pgpk_dump_material(d, "primary", &k->primary);
-	if (PGPK_HAS(k, PGPK_KEY_PRIMARY_OFFSET))
-		pgpk_dump_u64(d, "primary_offset", k->primary_offset);
 	if (PGPK_HAS(k, PGPK_KEY_CERTIFICATION))
 		pgpk_dump_sig(d, "certification", &k->certification);
 	if (PGPK_HAS(k, PGPK_KEY_BOUND))

@@ -84,11 +84,8 @@ static void pgpk_print_canon(const struct pgpk_canon *c)
 		if (PGPK_HAS(k, PGPK_KEY_SOFT_REVOKED))
 			printf("  signs before %u (soft revocation)\n",
 			       k->soft_revoked);
-		if (PGPK_HAS(k, PGPK_KEY_PRIMARY)) {
+		if (PGPK_HAS(k, PGPK_KEY_PRIMARY))
 			pgpk_print_material("  primary", &k->primary);
-			printf("  primary body at octet %u\n",
-			       k->primary_offset);
-		}
 		if (PGPK_HAS(k, PGPK_KEY_CERTIFICATION))
 			pgpk_print_sig("  certification", &k->certification);
 	}

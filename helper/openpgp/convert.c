@@ -420,15 +420,6 @@ int pgpk_key_canonical(const struct pgpk_keyring *ring,
 		if (ret)
 			return ret;
 		k.primary = &pmat;
-		if (!standalone) {
-			ret = pgpk_check_u32(cert->primary.offset,
-					     "primary offset",
-					     cert->primary.offset, err);
-			if (ret)
-				return ret;
-			k.has_primary_offset = 1;
-			k.primary_offset = (uint32_t)cert->primary.offset;
-		}
 		cert_sig = key->binding;
 		k.bound = key->bound_at;
 		k.has_bound = k.bound != 0;
@@ -467,11 +458,12 @@ int pgpk_key_canonical(const struct pgpk_keyring *ring,
 	}
 	/*
 	 * A certification the kernel cannot hash (v3, not RSA, a hashed
-	 * area without exactly one creation time) would refuse the whole
-	 * key there: left out, the key loads without authority (asym_auth),
-	 * as with a weak hash, which the kernel itself leaves out.
+	 * area without exactly one creation time) or will not (a weak hash:
+	 * the policy floor) would refuse the whole key there: left out, the
+	 * key loads without authority (asym_auth).
 	 */
-	if (cert_sig && pgpk_cert_hashable(cert_sig, &h)) {
+	if (cert_sig && pgpk_cert_hashable(cert_sig, &h) &&
+	    pgpk_kernel_cert_hash(cert_sig->hash_algo)) {
 		ret = pgpk_sig_msg(cert_sig, base, &cs, err);
 		if (ret)
 			return ret;

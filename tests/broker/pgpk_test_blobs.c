@@ -61,8 +61,6 @@ uint8_t *pgpk_test_key_blob_opts(const uint8_t *n, size_t n_len,
 		key.has_subkey = 1;
 		key.subkey = 1;
 		key.primary = &m;
-		key.has_primary_offset = 1;
-		key.primary_offset = 3;
 	}
 	if (o->user_id) {
 		key.has_user_id = 1;

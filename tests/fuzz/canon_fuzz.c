@@ -119,8 +119,6 @@ static void pgpk_fuzz_key(const struct pgpk_key *k, const Pgpk__Key *r,
 	    (r->has_expires && k->expires != r->expires) ||
 	    PGPK_HAS(k, PGPK_KEY_KEY_FLAGS) != !!r->has_key_flags ||
 	    (r->has_key_flags && k->key_flags != r->key_flags) ||
-	    PGPK_HAS(k, PGPK_KEY_PRIMARY_OFFSET) != !!r->has_primary_offset ||
-	    (r->has_primary_offset && k->primary_offset != r->primary_offset) ||
 	    PGPK_HAS(k, PGPK_KEY_BOUND) != !!r->has_bound ||
 	    (r->has_bound && k->bound != r->bound) ||
 	    PGPK_HAS(k, PGPK_KEY_SOFT_REVOKED) != !!r->has_soft_revoked ||

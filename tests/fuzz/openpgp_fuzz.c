@@ -107,9 +107,6 @@ static void pgpk_fuzz_check_bound(const struct pgpk_key *k, const uint8_t *data,
 					  PGPK_TAG_PUBLIC_KEY,
 			      &k->material))
 		pgpk_fuzz_fail("pgpk_key_canonical", "key packet not bound");
-	if (k->subkey && !pgpk_fuzz_packet(data, size, k->primary_offset,
-					   PGPK_TAG_PUBLIC_KEY, &k->primary))
-		pgpk_fuzz_fail("pgpk_key_canonical", "primary not bound");
 	if (PGPK_HAS(k, PGPK_KEY_USER_ID) &&
 	    !pgpk_packet_at(data, size, k->user_id_offset, PGPK_TAG_USER_ID,
 			    k->user_id.data, k->user_id.len))

@@ -426,9 +426,26 @@ static void test_hashed(void)
 		CHECK(walk(a, n, &h) && h.fpr_len == i && h.fpr == a + n - i &&
 		      !memcmp(h.fpr, fpr + 1, i));
 	}
+	/* any other length names no key: none */
+	for (i = 0; i <= 32; i++) {
+		n = sub(a, 1, 2, t1, 4);
+		n += sub(a + n, 1, 33, fpr, i + 1);
+		CHECK(walk(a, n, &h) &&
+		      h.fpr_len == (i == 20 || i == 32 ? i : 0));
+	}
+	/* RFC 9580 5.2.3.18: at most one expiration time, of 4 octets */
 	n = sub(a, 1, 2, t1, 4);
-	n += sub(a + n, 1, 33, fpr, 1);
-	CHECK(walk(a, n, &h) && !h.fpr_len);
+	CHECK(walk(a, n, &h) && !h.expires);
+	n += sub(a + n, 1, 3, (const uint8_t *)"\0\0\x0e\x10", 4);
+	CHECK(walk(a, n, &h) && h.expires == 3600 && h.created == 0x6553f100);
+	i = n;
+	n += sub(a + n, 1, 0x83, (const uint8_t *)"\0\0\0\1", 4);
+	CHECK(!walk(a, n, &h)); /* two, the second critical */
+	n = i - 6 + sub(a + i - 6, 1, 3, (const uint8_t *)"\0\x0e\x10", 3);
+	CHECK(!walk(a, n, &h)); /* of 3 octets */
+	n = sub(a, 1, 3, (const uint8_t *)"\0\0\0\0", 4);
+	n += sub(a + n, 1, 2, t1, 4);
+	CHECK(walk(a, n, &h) && !h.expires); /* 0: never */
 	/* the IMA mark: a whole subpacket, not inside a value */
 	n = sub(a, 1, 2, t1, 4);
 	memcpy(a + n, mark, sizeof(mark));
@@ -557,7 +574,7 @@ static void test_random_hashed(void)
 		CHECK(ok == r.ok);
 		if (ok && r.ok) {
 			CHECK(h.created == r.created && h.marked == r.marked &&
-			      h.fpr_len == r.fpr_len);
+			      h.fpr_len == r.fpr_len && h.expires == r.expires);
 			CHECK(!r.fpr_len || h.fpr == a + r.fpr_at);
 			CHECK(!h.fpr_len || h.fpr + h.fpr_len <= a + len);
 		}

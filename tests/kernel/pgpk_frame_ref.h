@@ -103,21 +103,26 @@ static inline bool pgpk_ref_packet_at(const struct pgpk_ref_packet *p, size_t n,
 }
 
 struct pgpk_ref_hashed {
-	bool ok; /* framed exactly, exactly one 4-octet creation time */
+	bool ok; /* framed exactly, exactly one 4-octet creation time and at
+		  * most one 4-octet expiration time */
 	uint32_t created;
+	uint32_t expires;
 	size_t fpr_at; /* offset in the area of the last fingerprint */
-	size_t fpr_len; /* 0: none */
+	size_t fpr_len; /* 20 or 32; 0: none, or another length */
 	bool marked;
 };
 
-/* RFC 9580 5.2.3.7, .11, .35: a hashed area, walked subpacket by subpacket. */
+/*
+ * RFC 9580 5.2.3.7, .11, .18, .35: a hashed area, walked subpacket by
+ * subpacket.
+ */
 static inline struct pgpk_ref_hashed pgpk_ref_hashed_walk(const uint8_t *a,
 							  size_t len,
 							  const uint8_t *mark,
 							  size_t mark_len)
 {
 	struct pgpk_ref_hashed r = { 0 };
-	size_t pos = 0, hl, n, times = 0, bad_times = 0;
+	size_t pos = 0, hl, n, times = 0, bad_times = 0, exps = 0, bad_exps = 0;
 
 	while (pos < len) {
 		if (a[pos] < 192) {
@@ -153,14 +158,25 @@ static inline struct pgpk_ref_hashed pgpk_ref_hashed_walk(const uint8_t *a,
 				bad_times++;
 			}
 			break;
+		case 3:
+			if (n == 5) {
+				exps++;
+				r.expires = (uint32_t)a[pos + hl + 1] << 24 |
+					    (uint32_t)a[pos + hl + 2] << 16 |
+					    (uint32_t)a[pos + hl + 3] << 8 |
+					    a[pos + hl + 4];
+			} else {
+				bad_exps++;
+			}
+			break;
 		case 33:
 			r.fpr_at = pos + hl + 2;
-			r.fpr_len = n > 2 ? n - 2 : 0;
+			r.fpr_len = n == 22 || n == 34 ? n - 2 : 0;
 			break;
 		}
 		pos += hl + n;
 	}
-	r.ok = times == 1 && !bad_times;
+	r.ok = times == 1 && !bad_times && exps <= 1 && !bad_exps;
 	return r;
 }
 

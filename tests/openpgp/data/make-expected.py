@@ -170,7 +170,7 @@ def key_blob(path, which, anchor=None):
         if cert.get("key_expires"):
             k += f_varint(6, be(sub_body[1:5]) + cert["key_expires"])
         k += (f_varint(7, cert["flags"]) +
-              f_bytes(8, material(pri_body, fp[0])) + f_varint(9, pri_off))
+              f_bytes(8, material(pri_body, fp[0])))
     k += f_bytes(10, sig_msg(cert, cert_off))
     if which:
         # Key.bound: the oldest binding signature (0x18) of the subkey.
