@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <linux/capability.h>
 #include <linux/seccomp.h>
+#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -37,6 +38,7 @@ static const char *const pgpk_step_names[PGPK_SANDBOX_NR_STEPS] = {
 	[PGPK_SANDBOX_STEP_CAPS] = "dropping capabilities",
 	[PGPK_SANDBOX_STEP_NO_NEW_PRIVS] = "no_new_privs",
 	[PGPK_SANDBOX_STEP_FILTER] = "loading the seccomp filter",
+	[PGPK_SANDBOX_STEP_PARENT] = "dying with the parent",
 };
 
 const char *pgpk_sandbox_step_str(enum pgpk_sandbox_step step)
@@ -115,6 +117,7 @@ int pgpk_sandbox_prepare(struct pgpk_sandbox *sb,
 	sb->cpu_seconds = conf && conf->cpu_seconds ? conf->cpu_seconds :
 						      PGPK_SANDBOX_DEFAULT_CPU;
 	sb->drop_user = geteuid() == 0 || getuid() == 0;
+	sb->parent = getpid();
 	if (sb->drop_user) {
 		ret = user ? pgpk_resolve_user(user, &sb->uid, &sb->gid, msg,
 					       msg_len) :
@@ -244,6 +247,18 @@ static int pgpk_drop_caps(void)
 	return 0;
 }
 
+/*
+ * Step 4b: SIGKILL when the parent dies.  After step 3: a change of
+ * effective or filesystem ids clears the setting.  A parent already gone
+ * (the child reparented) fails it.
+ */
+static int pgpk_die_with_parent(const struct pgpk_sandbox *sb)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0))
+		return -1;
+	return getppid() == sb->parent ? 0 : -1;
+}
+
 /* Step 5: nothing can ever grant privileges again; no ptrace by peers. */
 static int pgpk_no_new_privs(void)
 {
@@ -282,6 +297,8 @@ enum pgpk_sandbox_step pgpk_sandbox_enter(const struct pgpk_sandbox *sb,
 		return PGPK_SANDBOX_STEP_USER;
 	if (pgpk_drop_caps())
 		return PGPK_SANDBOX_STEP_CAPS;
+	if (pgpk_die_with_parent(sb))
+		return PGPK_SANDBOX_STEP_PARENT;
 	if (pgpk_no_new_privs())
 		return PGPK_SANDBOX_STEP_NO_NEW_PRIVS;
 	if (pgpk_load_filter(sb))

@@ -24,6 +24,10 @@
  *           (supplementary groups cleared, bounding and ambient
  *           capability sets emptied first, while we may);
  *        4. drop every capability (capset to zero, then verified);
+ *        4b. die with the parent (PR_SET_PDEATHSIG SIGKILL, set after
+ *           the uid change, which clears it; the parent must still be
+ *           the one that prepared the sandbox): an upcall the kernel
+ *           gives up on is SIGKILLed, and its parser must not outlive it;
  *        5. PR_SET_NO_NEW_PRIVS and not dumpable;
  *        6. load the seccomp allowlist (default action: kill process).
  *
@@ -71,6 +75,7 @@ enum pgpk_sandbox_step {
 	PGPK_SANDBOX_STEP_CAPS,
 	PGPK_SANDBOX_STEP_NO_NEW_PRIVS,
 	PGPK_SANDBOX_STEP_FILTER,
+	PGPK_SANDBOX_STEP_PARENT,
 	PGPK_SANDBOX_NR_STEPS
 };
 
@@ -92,6 +97,7 @@ struct pgpk_sandbox {
 	uid_t uid;
 	gid_t gid;
 	bool drop_user; /* running as root: become uid/gid */
+	pid_t parent; /* the process that prepared it: the children's parent */
 	unsigned long address_space;
 	unsigned long cpu_seconds;
 	struct sock_filter *bpf; /* the compiled allowlist, owned */

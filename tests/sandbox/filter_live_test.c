@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/futex.h>
+#include <poll.h>
+#include <sys/prctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -274,6 +276,105 @@ static void pgpk_inspect(const struct pgpk_sandbox *sb)
 	EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child read its input");
 }
 
+/* Wait (2 s at most) for @pid's /proc status to show the seccomp filter. */
+static bool pgpk_wait_sandboxed(pid_t pid)
+{
+	char path[64], status[8192];
+	int fd, i;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	for (i = 0; i < 2000; i++) {
+		fd = open(path, O_RDONLY);
+		n = fd < 0 ? -1 : read(fd, status, sizeof(status) - 1);
+		if (fd >= 0)
+			close(fd);
+		status[n > 0 ? n : 0] = '\0';
+		if (pgpk_status_has(status, "\nSeccomp:\t2"))
+			return true;
+		usleep(1000);
+	}
+	return false;
+}
+
+/*
+ * A parser must not outlive its broker (the kernel SIGKILLs an upcall it
+ * gives up on).  This process becomes a subreaper; a middle process M
+ * forks a sandboxed child C blocked on an input pipe this process keeps
+ * open, then dies: C must die at once (PR_SET_PDEATHSIG), which closes
+ * its output pipe.  And a child whose parent is not the process that
+ * prepared the sandbox (reparented already) fails to enter it.
+ */
+static void pgpk_orphan(const struct pgpk_sandbox *sb)
+{
+	int in[2], out[2], cpid[2], st = 0;
+	struct pgpk_sandbox own;
+	struct pollfd pfd;
+	pid_t m, c = 0;
+	char msg[256];
+	bool died;
+	ssize_t n;
+
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) || pipe(in) || pipe(out) ||
+	    pipe(cpid)) {
+		pgpk_failures++;
+		return;
+	}
+	m = fork();
+	if (m == 0) {
+		if (pgpk_sandbox_prepare(&own, NULL, msg, sizeof(msg)))
+			_exit(3);
+		c = fork();
+		if (c == 0) {
+			if (pgpk_sandbox_enter(&own, in[0], out[1]) !=
+			    PGPK_SANDBOX_OK)
+				_exit(120);
+			_exit(pgpk_wait_fn(NULL));
+		}
+		if (write(cpid[1], &c, sizeof(c)) != sizeof(c) ||
+		    !pgpk_wait_sandboxed(c))
+			_exit(4);
+		_exit(0); /* C must die with us */
+	}
+	close(out[1]);
+	close(cpid[1]);
+	waitpid(m, &st, 0);
+	n = read(cpid[0], &c, sizeof(c));
+	close(cpid[0]);
+	pfd = (struct pollfd){ .fd = out[0], .events = POLLIN };
+	died = WIFEXITED(st) && WEXITSTATUS(st) == 0 && n == sizeof(c) &&
+	       poll(&pfd, 1, 2000) == 1 && read(out[0], msg, 1) == 0;
+	EXPECT(died, "a sandboxed child dies with its parent");
+	if (n == sizeof(c) && c > 0) {
+		if (!died)
+			kill(c, SIGKILL); /* not left behind */
+		/* ours to reap: we are the subreaper */
+		EXPECT(waitpid(c, &st, 0) == c &&
+			       (!died ||
+				(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)),
+		       "by SIGKILL, the parent-death signal");
+	}
+	close(out[0]);
+	/* A child of another process than the sandbox's preparer. */
+	m = fork();
+	if (m == 0) {
+		c = fork();
+		if (c == 0)
+			_exit(pgpk_sandbox_enter(sb, in[0], in[1]) ==
+					      PGPK_SANDBOX_STEP_PARENT ?
+				      0 :
+				      1);
+		waitpid(c, &st, 0);
+		_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 2);
+	}
+	waitpid(m, &st, 0);
+	EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	       "a child not of the sandbox's preparer refuses to enter it");
+	close(in[0]);
+	close(in[1]);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+}
+
 /* Fail closed: an unknown or root sandbox user refuses to prepare. */
 static void pgpk_prepare_refusals(void)
 {
@@ -313,6 +414,7 @@ int main(void)
 	EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0,
 	       "malloc/realloc/free inside the filter, 1 GiB refused");
 	pgpk_inspect(&sb);
+	pgpk_orphan(&sb);
 	pgpk_prepare_refusals();
 	pgpk_sandbox_release(&sb);
 	printf("%s: %d failure(s)\n", pgpk_failures ? "FAIL" : "PASS",
