@@ -8,7 +8,8 @@
  *
  * usage: pgpk-sysfuzz [options] CORPUS...
  *   CORPUS      files or directories: canonical blobs (magic \x7fPGK\x01)
- *               and OpenPGP bytes (anything else)
+ *               and OpenPGP bytes (first octet with bit 7 set, or
+ *               armored); other files are ignored
  *   -n N        inputs as root (default 2000)
  *   -N N        inputs as the unprivileged user (default N / 4)
  *   -u UID      the unprivileged user (default 1000; UID + 1 is the
@@ -376,6 +377,14 @@ static long done(enum op op, long ret)
 
 /* --- the corpus --- */
 
+/* Would the module ask its helper about these bytes (an upcall)? */
+static int goes_upcall(const struct pgpk_blob *b)
+{
+	return b->len &&
+	       ((b->data[0] & 0x80) ||
+		(b->len >= 14 && !memcmp(b->data, "-----BEGIN PGP", 14)));
+}
+
 static void add_file(const char *path)
 {
 	struct pgpk_blob b;
@@ -408,9 +417,12 @@ static void add_file(const char *path)
 			canon[ncanon] = b;
 		}
 		ncanon++;
-	} else {
+	} else if (goes_upcall(&b)) {
 		openpgp = realloc(openpgp, sizeof(*openpgp) * (nopenpgp + 1));
 		openpgp[nopenpgp++] = b;
+	} else {
+		/* Neither: the byte mutator makes such inputs itself. */
+		free(b.data);
 	}
 }
 
@@ -555,14 +567,6 @@ static const char *any_desc(char *buf, size_t size, int for_request)
 				(char)(1 + pgpk_below(255));
 		return buf;
 	}
-}
-
-/* Would the module ask its helper about these bytes (an upcall)? */
-static int goes_upcall(const struct pgpk_blob *b)
-{
-	return b->len &&
-	       ((b->data[0] & 0x80) ||
-		(b->len >= 14 && !memcmp(b->data, "-----BEGIN PGP", 14)));
 }
 
 static int upcall_allowed(void)

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""KCOV coverage of pgpk.ko, per function and per file.
+
+usage: kcov-report.py PGPK_KO CONSOLE_OR_COVERAGE
+
+PGPK_KO is the module the VM ran (tests/vm/out/kbuild/pgpk.ko), built
+with KCOV_INSTRUMENT=y against the debug kernel.  The second argument is
+either the console log of a run of tests/vm/cases/70-sysfuzz.sh (its
+"PGPK-KCOV <section> <offset>" lines) or pgpk-sysfuzz's -k file
+("<section> <offset>").
+
+A coverage point is a call to __sanitizer_cov_trace_pc (one per basic
+block); kcov records its return address, the call's offset + 5.  The
+points of each function come from `objdump -dr` of the module, the file
+of each function from its DWARF line table (addr2line).  Printed: per
+file, points and functions reached; per function, the same; then every
+function never reached.  Functions in .init.text and .exit.text run at
+insmod and rmmod, before any task traces them: listed apart, not counted.
+"""
+import collections
+import re
+import subprocess
+import sys
+
+CALL = "__sanitizer_cov_trace_pc"
+
+
+def parse_module(ko):
+    """{(section, function): set of point offsets}, {function: (section, start)}."""
+    out = subprocess.run(["objdump", "-dr", "--no-show-raw-insn", ko],
+                         check=True, capture_output=True, text=True).stdout
+    points = collections.defaultdict(set)
+    starts = {}
+    section = func = None
+    for line in out.splitlines():
+        m = re.match(r"^Disassembly of section (\S+):", line)
+        if m:
+            section = m.group(1)
+            func = None
+            continue
+        m = re.match(r"^([0-9a-f]+) <([^>]+)>:$", line)
+        if m:
+            func = m.group(2)
+            starts[func] = (section, int(m.group(1), 16))
+            points.setdefault((section, func), set())
+            continue
+        # "   1a: R_X86_64_PLT32	__sanitizer_cov_trace_pc-0x4"
+        m = re.match(r"^\s+([0-9a-f]+): R_X86_64_\w+\s+" + CALL + r"\b",
+                     line)
+        if m and func:
+            points[(section, func)].add(int(m.group(1), 16) + 4)
+    return points, starts
+
+
+def files_of(ko, starts):
+    """{function: source file}, from addr2line on each function's start."""
+    files = {}
+    by_section = collections.defaultdict(list)
+    for f, (s, a) in starts.items():
+        by_section[s].append((f, a))
+    for s, funcs in by_section.items():
+        r = subprocess.run(["addr2line", "-e", ko, "-j", s] +
+                           ["0x%x" % a for _, a in funcs],
+                           capture_output=True, text=True)
+        lines = r.stdout.splitlines()
+        for (f, _), loc in zip(funcs, lines):
+            path = loc.rsplit(":", 1)[0]
+            files[f] = path.rsplit("/", 1)[-1] if path != "??" else "?"
+    return files
+
+
+def parse_coverage(path):
+    """{section: set of offsets} from a console log or a -k file."""
+    cov = collections.defaultdict(set)
+    with open(path, errors="replace") as fh:
+        for line in fh:
+            m = re.search(r"(?:PGPK-KCOV )?(\.[\w.]+) ([0-9a-f]+)\s*$", line)
+            if m and ("PGPK-KCOV" in line or re.match(r"^\.", line)):
+                cov[m.group(1)].add(int(m.group(2), 16))
+    return cov
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    ko, covfile = sys.argv[1], sys.argv[2]
+    points, starts = parse_module(ko)
+    files = files_of(ko, starts)
+    cov = parse_coverage(covfile)
+    if not any(cov.values()):
+        sys.exit("kcov-report: no coverage lines in " + covfile)
+    measured = {k: v for k, v in points.items()
+                if k[0] not in (".init.text", ".exit.text") and v}
+    apart = sorted(f for (s, f), v in points.items()
+                   if s in (".init.text", ".exit.text") and v)
+    per_file = collections.defaultdict(lambda: [0, 0, 0, 0])
+    rows = []
+    for (s, f), pts in sorted(measured.items(),
+                              key=lambda kv: (files.get(kv[0][1], "?"),
+                                              kv[0][1])):
+        hit = len(pts & cov.get(s, set()))
+        fl = files.get(f, "?")
+        per_file[fl][0] += hit
+        per_file[fl][1] += len(pts)
+        per_file[fl][2] += 1 if hit else 0
+        per_file[fl][3] += 1
+        rows.append((fl, f, hit, len(pts)))
+    tot = [sum(v[i] for v in per_file.values()) for i in range(4)]
+    print("KCOV coverage of %s: %d of %d points (%.1f%%), %d of %d "
+          "functions reached" % (ko, tot[0], tot[1],
+                                 100.0 * tot[0] / max(tot[1], 1), tot[2],
+                                 tot[3]))
+    print("\nper file:               points             functions")
+    for fl in sorted(per_file):
+        h, n, fh, fn = per_file[fl]
+        print("  %-20s %5d/%-5d %5.1f%%   %3d/%-3d" %
+              (fl, h, n, 100.0 * h / max(n, 1), fh, fn))
+    print("\nper function:")
+    for fl, f, h, n in rows:
+        print("  %-20s %-40s %4d/%-4d %5.1f%%" %
+              (fl, f, h, n, 100.0 * h / max(n, 1)))
+    never = [(fl, f) for fl, f, h, n in rows if not h]
+    print("\nnever reached (%d):" % len(never))
+    for fl, f in never:
+        print("  %s: %s" % (fl, f))
+    if apart:
+        print("\nnot measured (module init/exit, run at insmod/rmmod): " +
+              ", ".join(apart))
+
+
+if __name__ == "__main__":
+    main()
