@@ -374,21 +374,22 @@ _pk_debug_build() {
 		echo "$bad" >&2
 		return 1
 	fi
-	ver=$(make -s -C "$c/src" O="$c/build" kernelrelease 2>>"$c/build.log")
-	_pk_log "configured $ver in $(($(date +%s) - t0))s; compiling" \
-		"(make -j$jobs)"
+	_pk_log "configured in $(($(date +%s) - t0))s; compiling (make -j$jobs)"
 	{
 		make -C "$c/src" O="$c/build" -j"$jobs" bzImage modules &&
 			make -C "$c/src" O="$c/build" INSTALL_MOD_PATH="$c/root" \
 				INSTALL_MOD_STRIP=1 DEPMOD=/sbin/depmod \
-				modules_install &&
-			cp "$c/build/arch/x86/boot/bzImage" \
-				"$c/root/boot/vmlinuz-$ver"
+				modules_install
 	} >>"$c/build.log" 2>&1 || {
 		grep -a -m 10 -E 'error|Error' "$c/build.log" >&2
 		tail -n 10 "$c/build.log" >&2
 		return 1
 	}
+	# The release the build wrote (6.1.<n>-pgpk-debug): uname -r.
+	ver=$(cat "$c/build/include/config/kernel.release") &&
+		[ -d "$c/root/lib/modules/$ver" ] &&
+		cp "$c/build/arch/x86/boot/bzImage" "$c/root/boot/vmlinuz-$ver" ||
+		return 1
 	echo "built: $(du -sh "$c/build" | cut -f 1) build tree," \
 		"vmlinux $(du -h "$c/build/vmlinux" | cut -f 1)," \
 		"bzImage $(du -h "$c/root/boot/vmlinuz-$ver" | cut -f 1)" \

@@ -19,6 +19,7 @@ function never reached.  Functions in .init.text and .exit.text run at
 insmod and rmmod, before any task traces them: listed apart, not counted.
 """
 import collections
+import os
 import re
 import subprocess
 import sys
@@ -53,21 +54,50 @@ def parse_module(ko):
     return points, starts
 
 
+def base_name(func):
+    """pgpk_foo for pgpk_foo.cold, .part.0, .isra.0, .constprop.0: the
+    pieces gcc cut a function into are counted as that function."""
+    return re.sub(r"\.(cold|part|isra|constprop|lto_priv)(\.\d+)?", "",
+                  func)
+
+
 def files_of(ko, starts):
-    """{function: source file}, from addr2line on each function's start."""
+    """{function: source file}: the outermost frame of addr2line -i at the
+    function's start (its first instructions may be inlined header code)."""
     files = {}
     by_section = collections.defaultdict(list)
     for f, (s, a) in starts.items():
         by_section[s].append((f, a))
     for s, funcs in by_section.items():
-        r = subprocess.run(["addr2line", "-e", ko, "-j", s] +
-                           ["0x%x" % a for _, a in funcs],
+        r = subprocess.run(["addr2line", "-a", "-f", "-i", "-e", ko,
+                            "-j", s] + ["0x%x" % a for _, a in funcs],
                            capture_output=True, text=True)
-        lines = r.stdout.splitlines()
-        for (f, _), loc in zip(funcs, lines):
-            path = loc.rsplit(":", 1)[0]
-            files[f] = path.rsplit("/", 1)[-1] if path != "??" else "?"
+        # Per address: "0x...", then (function, file:line) pairs, inner
+        # first.
+        outer = []
+        for line in r.stdout.splitlines():
+            if re.match(r"^0x[0-9a-f]+$", line):
+                outer.append(None)
+            elif outer and ":" in line and not line.startswith("??:"):
+                outer[-1] = line
+            elif outer and line.startswith("??:") and outer[-1] is None:
+                outer[-1] = "?"
+        for (f, _), loc in zip(funcs, outer):
+            path = (loc or "?").rsplit(":", 1)[0]
+            files[f] = path.rsplit("/", 1)[-1] if path != "?" else "?"
     return files
+
+
+def defined_in(srcdir, func):
+    """The .c file next to the module that defines func (a function gcc
+    left only a .cold piece of has no line of its own), or "?"."""
+    pat = re.compile(r"^\w[^;=]*\b" + re.escape(func) + r"\(")
+    for name in sorted(os.listdir(srcdir)):
+        if name.endswith(".c") and not name.endswith(".mod.c"):
+            with open(os.path.join(srcdir, name), errors="replace") as fh:
+                if any(pat.match(line) for line in fh):
+                    return name
+    return "?"
 
 
 def parse_coverage(path):
@@ -90,22 +120,32 @@ def main():
     cov = parse_coverage(covfile)
     if not any(cov.values()):
         sys.exit("kcov-report: no coverage lines in " + covfile)
-    measured = {k: v for k, v in points.items()
-                if k[0] not in (".init.text", ".exit.text") and v}
-    apart = sorted(f for (s, f), v in points.items()
-                   if s in (".init.text", ".exit.text") and v)
+    # Points and points reached per function, its pieces merged; the
+    # file is the whole function's (a .cold piece has no line of its own).
+    not_measured = (".init.text", ".exit.text")
+    funcs = collections.defaultdict(lambda: [0, 0])
+    apart = set()
+    for (s, f), pts in points.items():
+        if not pts:
+            continue
+        if s in not_measured:
+            apart.add(base_name(f))
+            continue
+        funcs[base_name(f)][0] += len(pts & cov.get(s, set()))
+        funcs[base_name(f)][1] += len(pts)
     per_file = collections.defaultdict(lambda: [0, 0, 0, 0])
     rows = []
-    for (s, f), pts in sorted(measured.items(),
-                              key=lambda kv: (files.get(kv[0][1], "?"),
-                                              kv[0][1])):
-        hit = len(pts & cov.get(s, set()))
+    for f, (hit, n) in funcs.items():
         fl = files.get(f, "?")
+        if fl == "?":
+            fl = defined_in(os.path.dirname(os.path.abspath(ko)), f)
         per_file[fl][0] += hit
-        per_file[fl][1] += len(pts)
+        per_file[fl][1] += n
         per_file[fl][2] += 1 if hit else 0
         per_file[fl][3] += 1
-        rows.append((fl, f, hit, len(pts)))
+        rows.append((fl, f, hit, n))
+    rows.sort()
+    apart = sorted(apart)
     tot = [sum(v[i] for v in per_file.values()) for i in range(4)]
     print("KCOV coverage of %s: %d of %d points (%.1f%%), %d of %d "
           "functions reached" % (ko, tot[0], tot[1],

@@ -138,6 +138,8 @@ struct stats {
 	long err[NR_ERRNO];
 	long upcalls;
 	long inputs;
+	/* Races: the reloader wants the module free (few new keys). */
+	int quiet;
 };
 
 static struct stats *st;
@@ -885,6 +887,9 @@ static void setup_rings(void)
 
 	session = keyctl(KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING, 1, 0,
 			 0);
+	/* The inputs may revoke or invalidate it: then a new one. */
+	if (session < 0 || keyctl(KEYCTL_CLEAR, session, 0, 0, 0) < 0)
+		session = keyctl(KEYCTL_JOIN_SESSION_KEYRING, 0, 0, 0, 0);
 	if (session < 0)
 		die("no session keyring: %s", strerror(errno));
 	nrings = nrestricted = nkeys = 0;
@@ -902,14 +907,13 @@ static void setup_rings(void)
 
 /*
  * Keep the number of keys bounded (and within the user's quota): every
- * 500 inputs, the session keyring is emptied and set up again.
+ * 500 inputs, the session keyring is emptied (or replaced, if an input
+ * revoked it) and set up again.
  */
 static void tidy(long i)
 {
-	if (i % 500 == 499) {
-		keyctl(KEYCTL_CLEAR, session, 0, 0, 0);
+	if (i % 500 == 499)
 		setup_rings();
-	}
 }
 
 static int past_deadline(void)
@@ -1028,6 +1032,12 @@ static void race_adder(int arg)
 		b = any_canon(pgpk_below(4) != 0);
 		if (!b)
 			return;
+		/* While the reloader waits, one add in 50: against rmmod. */
+		if (__atomic_load_n(&st->quiet, __ATOMIC_RELAXED) &&
+		    pgpk_below(50)) {
+			usleep(1000);
+			continue;
+		}
 		if (pgpk_below(3)) {
 			id = add_key(b->data[PGPK_MAGIC_LEN] == 0x0a ?
 					     "asymmetric" :
@@ -1131,6 +1141,10 @@ static void race_user(int uid)
 			keyctl(KEYCTL_UNLINK, id, ring, 0, 0);
 		if (round % 50 == 0)
 			keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
+		while (__atomic_load_n(&st->quiet, __ATOMIC_RELAXED) && !stop) {
+			keyctl(KEYCTL_CLEAR, ring, 0, 0, 0);
+			usleep(5000);
+		}
 	}
 }
 
@@ -1160,18 +1174,35 @@ static long insmod(void)
 	return r;
 }
 
-/* Unload the module whenever no key holds it, and load it again. */
+/*
+ * Every second or so, ask the others to add (almost) nothing for up to a
+ * second, empty the shared keyring, and unload the module as soon as no
+ * key holds it (the garbage collector frees them), then load it again:
+ * the adds that do run meet a module going or coming.
+ */
 static void race_reloader(int arg)
 {
+	int tries;
+
 	(void)arg;
 	while (!stop) {
-		if (done(OP_RMMOD,
-			 syscall(SYS_delete_module, "pgpk", O_NONBLOCK)) == 0) {
-			usleep(pgpk_below(20000));
-			done(OP_INSMOD, insmod());
+		usleep(200000 + pgpk_below(800000));
+		__atomic_store_n(&st->quiet, 1, __ATOMIC_RELAXED);
+		keyctl(KEYCTL_CLEAR, race_ring, 0, 0, 0);
+		for (tries = 0; tries < 50 && !stop; tries++) {
+			if (done(OP_RMMOD, syscall(SYS_delete_module, "pgpk",
+						   O_NONBLOCK)) == 0) {
+				usleep(pgpk_below(20000));
+				done(OP_INSMOD, insmod());
+				break;
+			}
+			usleep(20000);
 		}
-		usleep(pgpk_below(50000));
+		__atomic_store_n(&st->quiet, 0, __ATOMIC_RELAXED);
 	}
+	/* Leave it loaded. */
+	if (!module_loaded())
+		done(OP_INSMOD, insmod());
 }
 
 static void phase_races(int secs)
@@ -1181,6 +1212,9 @@ static void phase_races(int secs)
 	time_t t0 = time(NULL);
 	long before = st->inputs;
 
+	/* Our own keys (the phases before) would hold the module. */
+	keyctl(KEYCTL_CLEAR, session, 0, 0, 0);
+	nkeys = 0;
 	race_ring = add_key("keyring", "fuzz-race", NULL, 0, session);
 	if (race_ring < 0)
 		die("race keyring: %s", strerror(errno));

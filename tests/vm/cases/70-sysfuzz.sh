@@ -39,8 +39,10 @@ budget=$BUDGET
 # shellcheck disable=SC2086
 set -- -n "$N" -N "$USER_N" -r "$RACES" -m "$PGPK_KO" -k /tmp/kcov.txt \
 	-t "$budget" ${UPCALLS:+-U "$UPCALLS"} ${SEED:+-s "$SEED"} $CORPUS
+# In a session of its own: its inputs revoke and invalidate the session
+# keyring too.
 echo "+ pgpk-sysfuzz $*"
-"$F/pgpk-sysfuzz" "$@" >/tmp/sysfuzz.out 2>&1
+keyctl session - "$F/pgpk-sysfuzz" "$@" >/tmp/sysfuzz.out 2>&1
 rc=$?
 cat /tmp/sysfuzz.out
 [ "$rc" -eq 0 ] || pgpk_fail "pgpk-sysfuzz exited $rc"
@@ -56,9 +58,8 @@ if [ -s /tmp/kcov.txt ]; then
 fi
 
 # After all that, the module still leaves (once the keys that hold it,
-# all in this session, are gone) and comes back.
+# all in the fuzzer's sessions, are collected) and comes back.
 pgpk_loaded || pgpk_load
-expect_ok keyctl clear @s
 pgpk_unload
 pgpk_load
 exit 0

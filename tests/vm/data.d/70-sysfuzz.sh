@@ -15,5 +15,8 @@ mkdir -p "$f/corpus/canon" "$f/corpus/openpgp"
 gcc -O2 -Wall -Wextra -Werror -static -o "$f/pgpk-sysfuzz" \
 	"$src/pgpk-sysfuzz.c" "$src/pgpk_mutate.c"
 cp "$root"/tests/fuzz/corpus/canon/* "$f/corpus/canon/"
-(cd "$root/tests/fuzz/corpus/openpgp" && ls -S -r | head -n 60 |
-	xargs cp -t "$f/corpus/openpgp/")
+# (Whole listing first: head closing the pipe would fail pipefail.)
+mapfile -t small < <(cd "$root/tests/fuzz/corpus/openpgp" && ls -S -r)
+for name in "${small[@]:0:60}"; do
+	cp "$root/tests/fuzz/corpus/openpgp/$name" "$f/corpus/openpgp/"
+done
