@@ -21,6 +21,9 @@
  *   -t SECS     stop every phase by then (default: none)
  *   -k FILE     write the KCOV coverage of pgpk.ko to FILE
  *   -v          print every input
+ *   -H KEY      helper mode: answer the upcall for KEY (request-key.d:
+ *               "create pgpk * * .../pgpk-sysfuzz -H %k CORPUS"), as
+ *               the real helper, or lying (see run_helper())
  *   -M N        no system calls: check the mutator instead (N structure-
  *               aware mutations of every canonical blob must each be
  *               well-formed wire format, or a deliberate encoding error,
@@ -104,6 +107,7 @@ enum op {
 	OP_SETPERM,
 	OP_RMMOD,
 	OP_INSMOD,
+	OP_PARAM,
 	OP_NR
 };
 
@@ -129,6 +133,7 @@ static const char *const op_names[OP_NR] = {
 	[OP_SETPERM] = "setperm",
 	[OP_RMMOD] = "delete_module",
 	[OP_INSMOD] = "finit_module",
+	[OP_PARAM] = "write-parameter",
 };
 
 /* Shared with the children (mmap'ed before fork). */
@@ -147,17 +152,30 @@ static struct stats *st;
 /* --- KCOV --- */
 
 struct section {
-	char name[256];
+	char name[64];
 	uint64_t addr;
 };
 
+/* This process's view of where the module is (it moves when reloaded). */
 static struct section sections[MAX_SECTIONS];
 static int nsections;
 static uint64_t kaslr;
 static unsigned long *cover;
 static int kcov_fd = -1;
-/* The PCs reached (absolute, KASLR added back); shared by the children. */
+
+/*
+ * The points reached, as (section, offset) -- a reload elsewhere changes
+ * nothing -- in a set shared with the children: key (name index + 1) << 32
+ * | offset, names in a table shared too.
+ */
+struct names {
+	int n;
+	char name[MAX_SECTIONS][64];
+};
+
+static struct names *names;
 static uint64_t *pcs;
+static long unmapped;
 
 static void die(const char *fmt, ...)
 {
@@ -181,7 +199,20 @@ static void *shared(size_t n)
 	return p;
 }
 
-/* The module's text sections, from sysfs (root only: read before fork). */
+static int name_index(const char *name)
+{
+	int i;
+
+	for (i = 0; i < names->n; i++)
+		if (!strcmp(names->name[i], name))
+			return i;
+	if (names->n >= MAX_SECTIONS)
+		return -1;
+	snprintf(names->name[names->n], sizeof(names->name[0]), "%s", name);
+	return names->n++;
+}
+
+/* The module's text sections, from sysfs (root only). */
 static void read_sections(void)
 {
 	const char *dir = "/sys/module/pgpk/sections";
@@ -206,7 +237,7 @@ static void read_sections(void)
 			continue;
 		if (fgets(buf, sizeof(buf), f)) {
 			snprintf(sections[nsections].name,
-				 sizeof(sections[0].name), "%s", de->d_name);
+				 sizeof(sections[0].name), "%.63s", de->d_name);
 			sections[nsections].addr = strtoull(buf, NULL, 16);
 			nsections++;
 		}
@@ -263,26 +294,47 @@ static void kcov_enable(void)
 			strerror(errno));
 		close(kcov_fd);
 		kcov_fd = -1;
+		cover = NULL;
 	}
 }
 
-static void pc_add(uint64_t pc)
+static void point_add(int idx, uint64_t offset)
 {
-	uint64_t h = (pc * 0x9e3779b97f4a7c15ULL) >> 47;
+	uint64_t key = (uint64_t)(idx + 1) << 32 | offset;
+	uint64_t h = (key * 0x9e3779b97f4a7c15ULL) >> 47;
 	uint64_t old;
 	int i;
 
 	for (i = 0; i < PC_SET_SIZE; i++, h = (h + 1) & (PC_SET_SIZE - 1)) {
 		old = __atomic_load_n(&pcs[h], __ATOMIC_RELAXED);
-		if (old == pc)
+		if (old == key)
 			return;
-		if (!old && __atomic_compare_exchange_n(&pcs[h], &old, pc, 0,
+		if (!old && __atomic_compare_exchange_n(&pcs[h], &old, key, 0,
 							__ATOMIC_RELAXED,
 							__ATOMIC_RELAXED))
 			return;
-		if (old == pc)
+		if (old == key)
 			return;
 	}
+}
+
+/* A PC (KASLR added back) into the section it falls in, by this view. */
+static void pc_add(uint64_t pc)
+{
+	int s, best = -1;
+
+	for (s = 0; s < nsections; s++)
+		if (sections[s].addr <= pc &&
+		    (best < 0 || sections[s].addr > sections[best].addr))
+			best = s;
+	/* (A module is far smaller than 16 MiB.) */
+	if (best < 0 || pc - sections[best].addr >= 1 << 24) {
+		unmapped++;
+		return;
+	}
+	s = name_index(sections[best].name);
+	if (s >= 0)
+		point_add(s, pc - sections[best].addr);
 }
 
 static void kcov_start(void)
@@ -304,38 +356,55 @@ static void kcov_collect(void)
 		pc_add(cover[i + 1] + kaslr);
 }
 
-/* "SECTION OFFSET" for every PC reached (for kcov-report.py). */
-static void kcov_write(const char *file)
+/* Points a helper-mode process (-H) saved: "SECTION OFFSET" lines. */
+static void kcov_merge_helpers(void)
 {
-	FILE *f = fopen(file, "w");
-	long n = 0, outside = 0;
-	int i, s, best;
+	char path[300], name[64];
+	unsigned long long off;
+	struct dirent *de;
+	DIR *d = opendir("/tmp");
+	FILE *f;
+	int idx;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "pgpk-sysfuzz-kcov.", 18))
+			continue;
+		snprintf(path, sizeof(path), "/tmp/%s", de->d_name);
+		f = fopen(path, "r");
+		while (f && fscanf(f, "%63s %llx", name, &off) == 2) {
+			idx = name_index(name);
+			if (idx >= 0)
+				point_add(idx, off);
+		}
+		if (f)
+			fclose(f);
+		unlink(path);
+	}
+	closedir(d);
+}
+
+/* "SECTION OFFSET" for every point reached (for kcov-report.py). */
+static void kcov_write(const char *file, FILE *f)
+{
+	long n = 0;
+	int i;
 
 	if (!f)
+		f = fopen(file, "w");
+	if (!f)
 		die("%s: %s", file, strerror(errno));
-	for (s = 0; s < nsections; s++)
-		fprintf(f, "# section %s 0x%llx\n", sections[s].name,
-			(unsigned long long)sections[s].addr);
 	for (i = 0; i < PC_SET_SIZE; i++) {
 		if (!pcs[i])
 			continue;
-		best = -1;
-		for (s = 0; s < nsections; s++)
-			if (sections[s].addr <= pcs[i] &&
-			    (best < 0 ||
-			     sections[s].addr > sections[best].addr))
-				best = s;
-		if (best < 0) {
-			outside++;
-			continue;
-		}
-		fprintf(f, "%s %llx\n", sections[best].name,
-			(unsigned long long)(pcs[i] - sections[best].addr));
+		fprintf(f, "%s %llx\n", names->name[(pcs[i] >> 32) - 1],
+			(unsigned long long)(pcs[i] & 0xffffffff));
 		n++;
 	}
 	fclose(f);
-	printf("PGPK-SYSFUZZ kcov: %ld distinct PCs in pgpk.ko%s\n", n,
-	       outside ? " (and some outside it)" : "");
+	printf("PGPK-SYSFUZZ kcov: %ld distinct points reached in pgpk.ko\n",
+	       n);
 }
 
 /* --- system calls --- */
@@ -454,6 +523,8 @@ static int nkeys;
 static long rings[MAX_RINGS];
 static int nrings, nrestricted;
 static long session;
+/* Every genuine key of the corpus, for pgpk_test and certifications. */
+static long trust;
 
 static void key_remember(long id)
 {
@@ -479,26 +550,41 @@ static long any_ring(void)
 	return rings[pgpk_below(nrings)];
 }
 
-/* The keys of types pgpk and pgpk_test, and the pgpk keyrings, that this
- * process can see (e.g. the module's answer cache): targets too. */
+/* The module's own keyrings this process can see (searched too). */
+static long module_rings[8];
+static int nmodule_rings;
+
+/*
+ * The keys of types pgpk, pgpk_test and asymmetric, and the module's
+ * keyrings, that this process can see (e.g. the answer cache): targets
+ * too.  Reading /proc/keys is an input of its own: it calls each key
+ * type's describe().
+ */
 static void scan_proc_keys(void)
 {
 	char line[512], type[64], desc[256];
 	unsigned long id;
-	FILE *f = fopen("/proc/keys", "r");
+	FILE *f;
 
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
+	nmodule_rings = 0;
+	kcov_start();
+	f = fopen("/proc/keys", "r");
+	while (f && fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%lx %*s %*s %*s %*s %*s %*s %63s %255[^\n]",
 			   &id, type, desc) != 3)
 			continue;
 		if (!strcmp(type, "pgpk") || !strcmp(type, "pgpk_test") ||
-		    !strcmp(type, "asymmetric") ||
-		    (!strcmp(type, "keyring") && !strncmp(desc, ".pgpk", 5)))
+		    !strcmp(type, "asymmetric"))
 			key_remember((long)id);
+		if (!strcmp(type, "keyring") && !strncmp(desc, ".pgpk", 5)) {
+			key_remember((long)id);
+			if (nmodule_rings < 8)
+				module_rings[nmodule_rings++] = (long)id;
+		}
 	}
-	fclose(f);
+	if (f)
+		fclose(f);
+	kcov_collect();
 }
 
 static const struct pgpk_blob *any_canon(int keys_only)
@@ -592,7 +678,7 @@ static void make_blob(struct pgpk_blob *out, int want_key, int *upcall)
 	*upcall = 0;
 	if (nopenpgp && r < 4 && upcall_allowed()) {
 		in = &openpgp[pgpk_below(nopenpgp)];
-		if (pgpk_below(3)) {
+		if (pgpk_below(2)) {
 			out->data = malloc(in->len);
 			memcpy(out->data, in->data, in->len);
 			out->len = in->len;
@@ -743,7 +829,7 @@ static void op_search(void)
 					     "keyring" };
 	char desc[4200];
 	const char *d;
-	long r;
+	long r, ring;
 
 	d = any_desc(desc, sizeof(desc), 1);
 	if (!d || !pgpk_below(4)) {
@@ -751,9 +837,13 @@ static void op_search(void)
 		put_hex(desc + 3, pgpk_below(2) ? 16 : 40, (int)pgpk_below(2));
 		d = desc;
 	}
+	/* Our keyrings, or the module's own (its answer cache). */
+	ring = nmodule_rings && !pgpk_below(4) ?
+		       module_rings[pgpk_below(nmodule_rings)] :
+		       any_ring();
 	kcov_start();
-	r = keyctl(KEYCTL_SEARCH, any_ring(),
-		   (unsigned long)types[pgpk_below(4)], (unsigned long)d,
+	r = keyctl(KEYCTL_SEARCH, ring, (unsigned long)types[pgpk_below(4)],
+		   (unsigned long)d,
 		   pgpk_below(2) ? (unsigned long)any_ring() : 0);
 	kcov_collect();
 	done(OP_SEARCH, r);
@@ -893,6 +983,17 @@ static void setup_rings(void)
 	if (session < 0)
 		die("no session keyring: %s", strerror(errno));
 	nrings = nrestricted = nkeys = 0;
+	/*
+	 * The genuine keys, once per process (a user's quota takes what it
+	 * can): linked into the session, where pgpk_test looks for signers
+	 * and a key's add looks for its certifiers.
+	 */
+	if (trust <= 0 || keyctl(KEYCTL_LINK, trust, session, 0, 0) < 0) {
+		trust = add_key("keyring", "fuzz-trust", NULL, 0, session);
+		for (i = 0; trust > 0 && i < ncanon_keys; i++)
+			add_key("asymmetric", NULL, canon[i].data, canon[i].len,
+				trust);
+	}
 	for (i = 0; i < 3; i++) {
 		r = add_key("keyring", "fuzz", NULL, 0, session);
 		if (r > 0)
@@ -945,6 +1046,8 @@ static void run_inputs(long n, const char *who)
 			op_search();
 		else if (r < 76)
 			op_pkey();
+		else if (r < 77)
+			scan_proc_keys();
 		else
 			op_manage();
 		tidy(i);
@@ -1243,6 +1346,251 @@ static void phase_races(int secs)
 	fflush(stdout);
 }
 
+/*
+ * Unload and load the module with KCOV on: its init and exit code (and
+ * what they call) run in this task.  The keys that hold it go first.
+ */
+/*
+ * The module's parameters are an entry point too (root: 0644 files).
+ * Numbers at and around their bounds, and junk; the reload after resets
+ * them (min_rsa_bits can only be raised).
+ */
+static void fuzz_parameters(void)
+{
+	static const char *const values[] = {
+		"0",
+		"1",
+		"2047",
+		"2048",
+		"2049",
+		"3072",
+		"4096",
+		"16384",
+		"-1",
+		"4294967296",
+		"99999999999999999999",
+		"0x800",
+		"",
+		"junk",
+		"2048junk",
+		" 2048\n",
+	};
+	const char *dir = "/sys/module/pgpk/parameters";
+	char path[300];
+	struct dirent *de;
+	const char *v;
+	DIR *d = opendir(dir);
+	int fd, i;
+
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		for (i = 0; i < 16; i++) {
+			v = values[pgpk_below(sizeof(values) /
+					      sizeof(values[0]))];
+			fd = open(path, O_WRONLY);
+			if (fd < 0)
+				break;
+			kcov_start();
+			done(OP_PARAM, write(fd, v, strlen(v)));
+			kcov_collect();
+			close(fd);
+		}
+	}
+	if (d)
+		closedir(d);
+}
+
+static void phase_reload(void)
+{
+	time_t t0 = time(NULL);
+	long r = -1;
+
+	fuzz_parameters();
+	keyctl(KEYCTL_CLEAR, session, 0, 0, 0);
+	trust = 0;
+	nkeys = 0;
+	/* The garbage collector frees them in its own time. */
+	while (time(NULL) - t0 < 30) {
+		kcov_start();
+		r = syscall(SYS_delete_module, "pgpk", O_NONBLOCK);
+		kcov_collect();
+		if (!r || errno != EAGAIN)
+			break;
+		usleep(100000);
+	}
+	done(OP_RMMOD, r);
+	if (r && module_loaded()) {
+		printf("PGPK-SYSFUZZ phase reload: rmmod pgpk: %s\n",
+		       strerror(errno));
+		return;
+	}
+	kcov_start();
+	r = insmod();
+	done(OP_INSMOD, r);
+	/* Where the module is now; its init code ran there. */
+	read_sections();
+	kcov_collect();
+	printf("PGPK-SYSFUZZ phase reload: %s\n",
+	       r ? strerror(errno) : "unloaded and loaded again");
+	if (r)
+		die("pgpk.ko did not load again: %s", strerror(errno));
+}
+
+/* --- helper mode (-H KEY): an upcall helper that lies --- */
+
+/* Run ARGV with stdout into @out (at most MAX_BLOB octets). */
+static int capture(char *const argv[], struct pgpk_blob *out)
+{
+	int fd[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	out->data = malloc(MAX_BLOB);
+	out->len = 0;
+	if (!out->data || pipe(fd))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		dup2(fd[1], 1);
+		close(fd[0]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	while ((n = read(fd[0], out->data + out->len, MAX_BLOB - out->len)) > 0)
+		out->len += n;
+	close(fd[0]);
+	waitpid(pid, &status, 0);
+	if (WIFEXITED(status) && !WEXITSTATUS(status) && out->len)
+		return 0;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/*
+ * Answer the upcall for KEY: the real helper's answer as it is, or
+ * mutated by structure, or another blob of the corpus, or a rejection
+ * with a random errno, or the real helper itself (exec).  The module
+ * must take the honest answer and refuse every lie (ARCHITECTURE.md,
+ * trust rule 2), without a kernel report.  KCOV covers the instantiate
+ * (the module's preparse runs in this task); the points go to
+ * /tmp/pgpk-sysfuzz-kcov.<pid>, which the fuzzer merges.
+ */
+static int run_helper(long key)
+{
+	static const int errs[] = { EBADMSG,	 ENOPKG,   EKEYREJECTED,
+				    EKEYEXPIRED, EMSGSIZE, ENOKEY,
+				    ENOMEM,	 EDQUOT,   ETIMEDOUT,
+				    ECHILD,	 EINTR,	   EPERM };
+	static uint8_t callout[MAX_BLOB];
+	char desc[512], file[64], sel[80] = "", path[64];
+	char *args[8], *d, *kind;
+	struct pgpk_blob honest = { 0 }, answer = { 0 };
+	const struct pgpk_blob *donor;
+	int r, i, lie = 1, why = -1;
+	long n, ret;
+	FILE *f;
+
+	pgpk_rand_seed((uint64_t)time(NULL) ^ (uint64_t)getpid() << 20 ^
+		       (uint64_t)key);
+	r = (int)pgpk_below(100);
+	snprintf(file, sizeof(file), "%ld", key);
+	if (r < 30) {
+		f = fopen("/tmp/pgpk-sysfuzz-helper.log", "a");
+		if (f) {
+			fprintf(f, "real helper\n");
+			fclose(f);
+		}
+		args[0] = "/usr/sbin/pgpk-helper";
+		args[1] = "upcall";
+		args[2] = file;
+		args[3] = NULL;
+		execv(args[0], args);
+	}
+	n = keyctl(KEYCTL_DESCRIBE, key, (unsigned long)desc, sizeof(desc), 0);
+	if (n < 0 || n > (long)sizeof(desc))
+		return 1;
+	/* "pgpk;uid;gid;perm;key:<sha256>[:<select>]" */
+	for (d = desc, i = 0; i < 4 && d; i++)
+		d = strchr(d, ';') ? strchr(d, ';') + 1 : NULL;
+	kind = d && !strncmp(d, "sig:", 4) ? "sig" : "key";
+	if (d && strlen(d) > 69 && d[68] == ':')
+		snprintf(sel, sizeof(sel), "%.79s", d + 69);
+	n = keyctl(KEYCTL_READ, KEY_SPEC_REQKEY_AUTH_KEY,
+		   (unsigned long)callout, sizeof(callout), 0);
+	read_sections();
+	read_kaslr();
+	kcov_open();
+	kcov_enable();
+	if (r < 80 && n > 0) {
+		snprintf(path, sizeof(path), "/tmp/pgpk-sysfuzz-in.%d",
+			 (int)getpid());
+		f = fopen(path, "wb");
+		if (f) {
+			fwrite(callout, 1, n, f);
+			fclose(f);
+		}
+		i = 0;
+		args[i++] = "/usr/sbin/pgpk-helper";
+		args[i++] = kind;
+		if (*sel && !strcmp(kind, "key")) {
+			args[i++] = "--select";
+			args[i++] = sel;
+		}
+		args[i++] = path;
+		args[i] = NULL;
+		why = capture(args, &honest);
+		if (!why) {
+			donor = any_canon(0);
+			if (pgpk_below(3)) {
+				answer = honest;
+				honest.data = NULL;
+				lie = 0;
+			} else {
+				pgpk_mutate_canonical(&honest, donor, &answer);
+			}
+		}
+		unlink(path);
+	} else if (r < 90 && ncanon) {
+		donor = any_canon(0);
+		if (pgpk_below(2))
+			pgpk_mutate_canonical(donor, any_canon(0), &answer);
+		else
+			pgpk_mutate_bytes(donor, &answer, MAX_BLOB);
+	}
+	kcov_start();
+	if (answer.data)
+		ret = keyctl(KEYCTL_INSTANTIATE, key,
+			     (unsigned long)answer.data, answer.len, 0);
+	else
+		ret = keyctl(KEYCTL_REJECT, key, pgpk_below(4),
+			     errs[pgpk_below(sizeof(errs) / sizeof(errs[0]))],
+			     0);
+	kcov_collect();
+	/* A lie the module took at once (it may still refuse it later). */
+	if (ret < 0)
+		keyctl(KEYCTL_REJECT, key, 2, EBADMSG, 0);
+	/* One line per upcall (70-sysfuzz.sh counts them). */
+	f = fopen("/tmp/pgpk-sysfuzz-helper.log", "a");
+	if (f) {
+		fprintf(f, "%s %s%s\n",
+			answer.data ? (lie ? "lie" : "honest") : "rejection",
+			ret < 0 ? "refused" : "taken",
+			why > 0 ? " (pgpk-helper key/sig failed)" : "");
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "/tmp/pgpk-sysfuzz-kcov.%d",
+		 (int)getpid());
+	if (cover)
+		kcov_write(path, NULL);
+	free(honest.data);
+	free(answer.data);
+	return 0;
+}
+
 /* -M: the structure-aware mutator keeps the encoding, and mutates. */
 static int check_mutator(long rounds)
 {
@@ -1316,8 +1664,10 @@ int main(int argc, char **argv)
 	long mutator_rounds = 0;
 	int c, i;
 
+	long helper_key = 0;
+
 	seed = (uint64_t)t0 ^ (uint64_t)getpid() << 32;
-	while ((c = getopt(argc, argv, "n:N:u:U:r:m:s:t:k:vM:")) != -1) {
+	while ((c = getopt(argc, argv, "n:N:u:U:r:m:s:t:k:vM:H:")) != -1) {
 		switch (c) {
 		case 'n':
 			opt_n = atol(optarg);
@@ -1352,6 +1702,9 @@ int main(int argc, char **argv)
 		case 'M':
 			mutator_rounds = atol(optarg);
 			break;
+		case 'H':
+			helper_key = atol(optarg);
+			break;
 		default:
 			fprintf(stderr,
 				"usage: see the head of pgpk-sysfuzz.c\n");
@@ -1364,6 +1717,10 @@ int main(int argc, char **argv)
 		opt_upcalls = (opt_n + opt_user_n) / 500;
 	for (i = optind; i < argc; i++)
 		add_corpus(argv[i]);
+	names = shared(sizeof(*names));
+	pcs = shared(sizeof(*pcs) * PC_SET_SIZE);
+	if (helper_key)
+		return run_helper(helper_key);
 	if (!ncanon)
 		die("no canonical blob in the corpus");
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1376,7 +1733,6 @@ int main(int argc, char **argv)
 	       opt_user_n, opt_upcalls, opt_races,
 	       opt_ko ? " with module reloads" : "");
 	st = shared(sizeof(*st));
-	pcs = shared(sizeof(*pcs) * PC_SET_SIZE);
 	pgpk_rand_seed(seed);
 	read_sections();
 	read_kaslr();
@@ -1391,8 +1747,16 @@ int main(int argc, char **argv)
 	run_inputs(opt_n, "root");
 	if (opt_user_n)
 		phase_user(opt_user_n);
-	if (opt_kcov_file && kcov_fd >= 0 && nsections)
-		kcov_write(opt_kcov_file);
+	if (opt_ko)
+		phase_reload();
+	if (opt_kcov_file && kcov_fd >= 0 && nsections) {
+		kcov_merge_helpers();
+		kcov_write(opt_kcov_file, NULL);
+		if (unmapped)
+			printf("PGPK-SYSFUZZ kcov: %ld PCs outside the module's "
+			       "sections\n",
+			       unmapped);
+	}
 	if (opt_races > 0)
 		phase_races(opt_races);
 	report(t0);

@@ -70,7 +70,7 @@ RACES=$races
 UPCALLS=$upcalls
 SEED=$seed
 BUDGET=$budget
-CORPUS="\$PGPK_CASE_DIR/corpus \$PGPK_DATA/k"
+CORPUS="\$PGPK_CASE_DIR/corpus \$CORPUS"
 EOF
 echo "sysfuzz: $n + $user_n inputs, $races s of races, $upcalls upcalls" \
 	"at most, ${budget}s at most, on $kernel" >&2

@@ -10,7 +10,11 @@
 # and rmmod/insmod, and two users (1000, 1001) adding the same blob.
 # Inputs: the canonical corpus as it is, mutated by structure (valid
 # wire format, wrong values, foreign signatures) and by bytes, and a
-# sample of OpenPGP inputs through the upcall (at most N/500 upcalls).
+# sample of OpenPGP inputs through the upcall (at most UPCALLS).  The
+# upcalls are answered by pgpk-sysfuzz -H: by the real helper, or with
+# its answer mutated, or another blob, or a random rejection (a helper
+# that lies: the module must refuse, never crash).  The fuzzer unloads
+# and loads the module once with KCOV on (its init and exit code).
 #
 # What the kernel thinks of it is the harness's verdict (kernel-log, and
 # kmemleak on the debug kernel).  The case fails if the fuzzer fails,
@@ -29,13 +33,24 @@ F=$PGPK_DATA/fuzz
 pgpk_need_module
 pgpk_need_helper
 pgpk_need_data fuzz/pgpk-sysfuzz
-N=2000 USER_N=500 RACES=5 UPCALLS="" SEED="" CORPUS="$F/corpus $PGPK_DATA/k"
+# Corpus: the fuzz corpora's sample, the VM's canonical keys (IMA ones
+# too) and its genuine OpenPGP keys and signed messages (upcalls that
+# succeed: the binding checks run).
+D=$PGPK_DATA
+N=2000 USER_N=500 RACES=5 UPCALLS=40 SEED=""
+CORPUS="$F/corpus $D/k $D/ima $D/rsa2048.pgp $D/rsa3072.pgp $D/msg.rsa2048.gpg"
 # Stop making inputs well before the case's limit (150 s here, times
 # PGPK_SLOWDOWN), so that the checks below still run.
 BUDGET=$((150 * PGPK_SLOWDOWN * 7 / 10))
 [ -f "$PGPK_CASE_DIR/sysfuzz.conf" ] && . "$PGPK_CASE_DIR/sysfuzz.conf"
 pgpk_load
 budget=$BUDGET
+
+# The upcalls go to pgpk-sysfuzz -H until the case ends.
+conf=/etc/request-key.d/pgpk.conf
+cp "$conf" /tmp/pgpk.conf.saved
+trap 'cp /tmp/pgpk.conf.saved '"$conf" EXIT
+echo "create pgpk * * $F/pgpk-sysfuzz -H %k $F/corpus/canon" >"$conf"
 # shellcheck disable=SC2086
 set -- -n "$N" -N "$USER_N" -r "$RACES" -m "$PGPK_KO" -k /tmp/kcov.txt \
 	-t "$budget" ${UPCALLS:+-U "$UPCALLS"} ${SEED:+-s "$SEED"} $CORPUS
@@ -51,6 +66,10 @@ made=$(sed -n 's/^PGPK-SYSFUZZ seed [0-9]*: \([0-9]*\) inputs in .*/\1/p' \
 [ -n "$made" ] || pgpk_fail "pgpk-sysfuzz printed no summary"
 [ "$made" -ge $((N + USER_N)) ] ||
 	pgpk_fail "only $made inputs (wanted at least $((N + USER_N)))"
+if [ -s /tmp/pgpk-sysfuzz-helper.log ]; then
+	echo "upcall answers (pgpk-sysfuzz -H):"
+	sort /tmp/pgpk-sysfuzz-helper.log | uniq -c
+fi
 if [ -s /tmp/kcov.txt ]; then
 	while IFS= read -r line; do
 		echo "PGPK-KCOV $line"
