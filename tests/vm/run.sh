@@ -294,6 +294,8 @@ if [ -z "${PGPK_VM_TIMEOUT:-}" ]; then
 fi
 append="console=ttyS0 quiet panic=-1 oops=panic pgpk.mode=$mode"
 append="$append pgpk.timeout=$case_timeout pgpk.slowdown=$slowdown"
+# KASAN prints only its first report of a boot unless told otherwise.
+[ -n "$K_DEBUG" ] && append="$append kasan_multi_shot"
 qemu=(qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m "$mem" -nographic
 	-no-reboot -kernel "$kimg" -initrd "$initrd" -append "$append")
 console=$out/console.log
@@ -402,7 +404,8 @@ if [ -n "$leaks" ]; then
 		echo "PASS: $label/kmemleak"
 	else
 		echo "FAIL: $label/kmemleak (${leaks% *} unreferenced objects," \
-			"${leaks#* } with pgpk in their backtrace)"
+			"${leaks#* } with pgpk or an unloaded module in their" \
+			"backtrace)"
 		grep -a '^kmemleak| ' "$console" | head -n 40 | sed 's/^/    /'
 		failed=1
 	fi
