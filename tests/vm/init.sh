@@ -235,6 +235,12 @@ demo)
 		echo "PGPK-CASE $name $verdict (exit $rc, ${took}s)"
 	done
 	echo "PGPK-VM-SUMMARY $npass passed, $nfail failed, $nskip skipped"
+	# Lockdep turns itself off after its first report, or after any
+	# KASAN or UBSAN report: say whether it watched to the end.
+	if [ -r /proc/lockdep_stats ]; then
+		echo "PGPK-LOCKDEP $(grep -o 'debug_locks: *[0-9]*' \
+			/proc/lockdep_stats)"
+	fi
 	if [ -w "$kmemleak" ]; then
 		t0=$(uptime)
 		pgpk_kmemleak_report

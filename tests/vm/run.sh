@@ -341,6 +341,12 @@ slow=$(sed -n 's/^PGPK-CASE \([^ ]*\) [A-Z]* (exit [0-9]*, \([0-9.]*\)s)$/\2s \1
 failed=0
 # Kernel trouble anywhere but in the cases' own output and syslog lines.
 kernel_bad=$("$here/check-log.sh" "$console" 20)
+# Lockdep off at the end without a report above: it stopped watching
+# (MAX_LOCKDEP_* exhausted prints a BUG, anything else would be new).
+if grep -a -q '^PGPK-LOCKDEP debug_locks: *0' "$console" &&
+	[ -z "$kernel_bad" ]; then
+	kernel_bad="lockdep turned itself off during the run (debug_locks: 0)"
+fi
 
 if [ "$mode" = demo ]; then
 	if grep -a -q '^PGPK-DEMO-RESULT PASS' "$console" && [ -z "$kernel_bad" ]

@@ -9,7 +9,8 @@
  * usage: pgpk-sysfuzz [options] CORPUS...
  *   CORPUS      files or directories: canonical blobs (magic \x7fPGK\x01)
  *               and OpenPGP bytes (first octet with bit 7 set, or
- *               armored); other files are ignored
+ *               armored; those named one by one, not in a directory,
+ *               are half of the OpenPGP inputs); other files are ignored
  *   -n N        inputs as root (default 2000)
  *   -N N        inputs as the unprivileged user (default N / 4)
  *   -u UID      the unprivileged user (default 1000; UID + 1 is the
@@ -83,6 +84,8 @@ static uint64_t seed;
 
 static struct pgpk_blob *canon, *openpgp;
 static int ncanon, nopenpgp, ncanon_keys;
+/* OpenPGP inputs named one by one (genuine ones): chosen half the time. */
+static int nopenpgp_named;
 
 /* Inputs made, by operation, and their results. */
 enum op {
@@ -497,21 +500,32 @@ static void add_file(const char *path)
 	}
 }
 
-static void add_corpus(const char *path)
+static void add_corpus(const char *path, int named)
 {
 	char sub[4096];
 	struct dirent *de;
 	DIR *d = opendir(path);
+	int before = nopenpgp;
 
 	if (!d) {
 		add_file(path);
+		/* Named files first in the array. */
+		if (named && nopenpgp > before) {
+			struct pgpk_blob b = openpgp[nopenpgp - 1];
+
+			memmove(&openpgp[nopenpgp_named + 1],
+				&openpgp[nopenpgp_named],
+				sizeof(*openpgp) *
+					(nopenpgp - 1 - nopenpgp_named));
+			openpgp[nopenpgp_named++] = b;
+		}
 		return;
 	}
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name);
-		add_corpus(sub);
+		add_corpus(sub, 0);
 	}
 	closedir(d);
 }
@@ -536,10 +550,17 @@ static void key_remember(long id)
 		keys[pgpk_below(MAX_KEYS)] = id;
 }
 
+/*
+ * A key to act on: ours, the module's, a keyring of ours, or no key.
+ * Never the session keyring itself: revoked or expired, it keeps what it
+ * holds (a keyring restricted to it, which holds it back: a cycle) for
+ * the garbage collector, and the module cannot be unloaded until then.
+ */
 static long any_key(void)
 {
 	if (!nkeys || !pgpk_below(20))
-		return pgpk_below(2) ? (long)pgpk_rand() % 100000 : session;
+		return pgpk_below(2) || !nrings ? (long)pgpk_rand() % 100000 :
+						  rings[pgpk_below(nrings)];
 	return keys[pgpk_below(nkeys)];
 }
 
@@ -677,7 +698,9 @@ static void make_blob(struct pgpk_blob *out, int want_key, int *upcall)
 
 	*upcall = 0;
 	if (nopenpgp && r < 4 && upcall_allowed()) {
-		in = &openpgp[pgpk_below(nopenpgp)];
+		in = &openpgp[nopenpgp_named && pgpk_below(2) ?
+				      pgpk_below(nopenpgp_named) :
+				      pgpk_below(nopenpgp)];
 		if (pgpk_below(2)) {
 			out->data = malloc(in->len);
 			memcpy(out->data, in->data, in->len);
@@ -970,26 +993,38 @@ static void op_manage(void)
 	done(op, r);
 }
 
+/*
+ * An empty session keyring: this one emptied, or a new one if the inputs
+ * revoked, invalidated, expired or locked it (they act on it too).
+ */
+static void fresh_session(void)
+{
+	session = keyctl(KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING, 1, 0,
+			 0);
+	if (session < 0 || keyctl(KEYCTL_CLEAR, session, 0, 0, 0) < 0)
+		session = keyctl(KEYCTL_JOIN_SESSION_KEYRING, 0, 0, 0, 0);
+	if (session < 0)
+		die("no session keyring: %s", strerror(errno));
+}
+
 static void setup_rings(void)
 {
 	long r;
 	int i;
 
-	session = keyctl(KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING, 1, 0,
-			 0);
-	/* The inputs may revoke or invalidate it: then a new one. */
-	if (session < 0 || keyctl(KEYCTL_CLEAR, session, 0, 0, 0) < 0)
-		session = keyctl(KEYCTL_JOIN_SESSION_KEYRING, 0, 0, 0, 0);
-	if (session < 0)
-		die("no session keyring: %s", strerror(errno));
+	fresh_session();
 	nrings = nrestricted = nkeys = 0;
 	/*
 	 * The genuine keys, once per process (a user's quota takes what it
 	 * can): linked into the session, where pgpk_test looks for signers
-	 * and a key's add looks for its certifiers.
+	 * and a key's add looks for its certifiers, and kept alive by the
+	 * process keyring when the session is emptied.
 	 */
 	if (trust <= 0 || keyctl(KEYCTL_LINK, trust, session, 0, 0) < 0) {
-		trust = add_key("keyring", "fuzz-trust", NULL, 0, session);
+		trust = add_key("keyring", "fuzz-trust", NULL, 0,
+				KEY_SPEC_PROCESS_KEYRING);
+		if (trust > 0)
+			keyctl(KEYCTL_LINK, trust, session, 0, 0);
 		for (i = 0; trust > 0 && i < ncanon_keys; i++)
 			add_key("asymmetric", NULL, canon[i].data, canon[i].len,
 				trust);
@@ -1316,7 +1351,9 @@ static void phase_races(int secs)
 	long before = st->inputs;
 
 	/* Our own keys (the phases before) would hold the module. */
-	keyctl(KEYCTL_CLEAR, session, 0, 0, 0);
+	fresh_session();
+	keyctl(KEYCTL_CLEAR, KEY_SPEC_PROCESS_KEYRING, 0, 0, 0);
+	trust = 0;
 	nkeys = 0;
 	race_ring = add_key("keyring", "fuzz-race", NULL, 0, session);
 	if (race_ring < 0)
@@ -1408,10 +1445,15 @@ static void phase_reload(void)
 	long r = -1;
 
 	fuzz_parameters();
-	keyctl(KEYCTL_CLEAR, session, 0, 0, 0);
+	fresh_session();
+	keyctl(KEYCTL_CLEAR, KEY_SPEC_PROCESS_KEYRING, 0, 0, 0);
 	trust = 0;
 	nkeys = 0;
-	/* The garbage collector frees them in its own time. */
+	/*
+	 * The garbage collector frees them in its own time (a revoked or
+	 * expired keyring keeps its keys for gc_delay, /proc/sys/kernel/keys:
+	 * 70-sysfuzz.sh makes it short).
+	 */
 	while (time(NULL) - t0 < 30) {
 		kcov_start();
 		r = syscall(SYS_delete_module, "pgpk", O_NONBLOCK);
@@ -1422,8 +1464,12 @@ static void phase_reload(void)
 	}
 	done(OP_RMMOD, r);
 	if (r && module_loaded()) {
-		printf("PGPK-SYSFUZZ phase reload: rmmod pgpk: %s\n",
+		printf("PGPK-SYSFUZZ phase reload: rmmod pgpk: %s; the keys "
+		       "that may hold it:\n",
 		       strerror(errno));
+		fflush(stdout);
+		if (system("grep -E ' (asymmetric|keyring) ' /proc/keys"))
+			printf("(none)\n");
 		return;
 	}
 	kcov_start();
@@ -1716,7 +1762,7 @@ int main(int argc, char **argv)
 	if (opt_upcalls < 0)
 		opt_upcalls = (opt_n + opt_user_n) / 500;
 	for (i = optind; i < argc; i++)
-		add_corpus(argv[i]);
+		add_corpus(argv[i], 1);
 	names = shared(sizeof(*names));
 	pcs = shared(sizeof(*pcs) * PC_SET_SIZE);
 	if (helper_key)
