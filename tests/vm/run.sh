@@ -295,7 +295,10 @@ fi
 append="console=ttyS0 quiet panic=-1 oops=panic pgpk.mode=$mode"
 append="$append pgpk.timeout=$case_timeout pgpk.slowdown=$slowdown"
 # KASAN prints only its first report of a boot unless told otherwise.
-[ -n "$K_DEBUG" ] && append="$append kasan_multi_shot"
+# The kernel log is dumped after each case: a long one (the fuzzer's)
+# must not push a WARNING (not on the console under "quiet") out of
+# the 256 KiB default buffer first.
+[ -n "$K_DEBUG" ] && append="$append kasan_multi_shot log_buf_len=16M"
 qemu=(qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m "$mem" -nographic
 	-no-reboot -kernel "$kimg" -initrd "$initrd" -append "$append")
 console=$out/console.log

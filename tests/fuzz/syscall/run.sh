@@ -6,13 +6,14 @@
 # coverage per file and per function (kcov-report.py).
 #
 # usage: tests/fuzz/syscall/run.sh [-n N] [-N USER_N] [-r SECS] [-U N]
-#                                  [-s SEED] [-t SECS] [--kernel K]
+#                                  [-s SEED] [-t SECS] [-v] [--kernel K]
 #   -n N        inputs as root (default 100000)
 #   -N N        inputs as uid 1000 in his own session (default 20000)
 #   -r SECS     seconds of races (default 60)
 #   -U N        at most N upcalls (OpenPGP inputs; default 300)
 #   -s SEED     the fuzzer's seed (default: random, printed)
 #   -t SECS     stop making inputs after SECS (default 5400)
+#   -v          print every input (with a seed and few inputs: a replay)
 #   --kernel K  another kernel (tests/vm/run.sh --list-kernels); without
 #               KCOV there is no coverage report
 #
@@ -24,7 +25,7 @@ set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
-n=100000 user_n=20000 races=60 upcalls=300 seed="" budget=5400
+n=100000 user_n=20000 races=60 upcalls=300 seed="" budget=5400 verbose=""
 kernel=6.1-debug
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -40,6 +41,10 @@ while [ $# -gt 0 ]; do
 		--kernel) kernel=$2 ;;
 		esac
 		shift 2
+		;;
+	-v)
+		verbose=1
+		shift
 		;;
 	-h | --help)
 		sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'
@@ -70,6 +75,7 @@ RACES=$races
 UPCALLS=$upcalls
 SEED=$seed
 BUDGET=$budget
+VERBOSE=$verbose
 CORPUS="\$PGPK_CASE_DIR/corpus \$CORPUS"
 EOF
 echo "sysfuzz: $n + $user_n inputs, $races s of races, $upcalls upcalls" \

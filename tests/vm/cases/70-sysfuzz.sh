@@ -25,8 +25,9 @@
 #
 # tests/fuzz/syscall/run.sh runs this case for a long time: its
 # $PGPK_CASE_DIR/sysfuzz.conf sets N (root inputs), USER_N, RACES
-# (seconds), UPCALLS, SEED, CORPUS and BUDGET (seconds of fuzzing); the
-# defaults here keep the case short on every kernel.
+# (seconds), UPCALLS, SEED, CORPUS, BUDGET (seconds of fuzzing) and
+# VERBOSE (every input printed); the defaults here keep the case short on
+# every kernel.
 # pgpk-timeout: 150
 . /pgpk/lib.sh
 F=$PGPK_DATA/fuzz
@@ -37,7 +38,7 @@ pgpk_need_data fuzz/pgpk-sysfuzz
 # too) and its genuine OpenPGP keys and signed messages (upcalls that
 # succeed: the binding checks run).
 D=$PGPK_DATA
-N=2000 USER_N=500 RACES=5 UPCALLS=40 SEED=""
+N=2000 USER_N=500 RACES=5 UPCALLS=40 SEED="" VERBOSE=""
 CORPUS="$F/corpus $D/k $D/ima $D/rsa2048.pgp $D/rsa3072.pgp $D/msg.rsa2048.gpg"
 # Stop making inputs well before the case's limit (150 s here, times
 # PGPK_SLOWDOWN), so that the checks below still run.
@@ -59,7 +60,8 @@ echo "create pgpk * * $F/pgpk-sysfuzz -H %k $F/corpus/canon" >"$conf"
 echo 1 >"$gc"
 # shellcheck disable=SC2086
 set -- -n "$N" -N "$USER_N" -r "$RACES" -m "$PGPK_KO" -k /tmp/kcov.txt \
-	-t "$budget" ${UPCALLS:+-U "$UPCALLS"} ${SEED:+-s "$SEED"} $CORPUS
+	-t "$budget" ${UPCALLS:+-U "$UPCALLS"} ${SEED:+-s "$SEED"} \
+	${VERBOSE:+-v} $CORPUS
 # In a session of its own: its inputs revoke and invalidate the session
 # keyring too.
 echo "+ pgpk-sysfuzz $*"
