@@ -39,7 +39,7 @@ default_timeout=$(pgpk_arg pgpk.timeout 60)
 # How much slower than Debian's kernel this one is (the debug kernel
 # under TCG): per-case limits, and lib.sh's waits, are multiplied by it.
 slowdown=$(pgpk_arg pgpk.slowdown 1)
-export PGPK_SLOWDOWN=$slowdown
+export PGPK_SLOWDOWN="$slowdown"
 
 uptime() {
 	cut -d ' ' -f 1 /proc/uptime
