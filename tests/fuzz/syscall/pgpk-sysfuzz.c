@@ -143,7 +143,7 @@ static const char *const op_names[OP_NR] = {
 struct stats {
 	long calls[OP_NR];
 	long ok[OP_NR];
-	long err[NR_ERRNO];
+	long err[OP_NR][NR_ERRNO];
 	long upcalls;
 	long inputs;
 	/* Races: the reloader wants the module free (few new keys). */
@@ -440,7 +440,7 @@ static long done(enum op op, long ret)
 	if (ret >= 0)
 		__atomic_add_fetch(&st->ok[op], 1, __ATOMIC_RELAXED);
 	else
-		__atomic_add_fetch(&st->err[e < NR_ERRNO ? e : 0], 1,
+		__atomic_add_fetch(&st->err[op][e < NR_ERRNO ? e : 0], 1,
 				   __ATOMIC_RELAXED);
 	if (opt_verbose)
 		printf("  %s -> %ld%s%s\n", op_names[op], ret,
@@ -1692,16 +1692,32 @@ static void report(time_t t0)
 	printf("PGPK-SYSFUZZ seed %llu: %ld inputs in %lds, %ld upcalls\n",
 	       (unsigned long long)seed, st->inputs, (long)(time(NULL) - t0),
 	       st->upcalls);
-	for (i = 0; i < OP_NR; i++)
-		if (st->calls[i])
-			printf("PGPK-SYSFUZZ   %-28s %8ld calls, %8ld ok\n",
-			       op_names[i], st->calls[i], st->ok[i]);
-	printf("PGPK-SYSFUZZ errors:");
-	for (i = 0; i < NR_ERRNO; i++)
-		if (st->err[i] && shown++ < 24)
-			printf(" %s=%ld", i ? strerrorname_np(i) : "other",
-			       st->err[i]);
-	printf("\n");
+	/*
+	 * Per operation: calls, successes, and the four most frequent
+	 * errors (where the inputs stop).
+	 */
+	for (i = 0; i < OP_NR; i++) {
+		if (!st->calls[i])
+			continue;
+		printf("PGPK-SYSFUZZ   %-26s %7ld calls, %7ld ok", op_names[i],
+		       st->calls[i], st->ok[i]);
+		for (shown = 0; shown < 4; shown++) {
+			long best = 0;
+			int e, be = -1;
+
+			for (e = 0; e < NR_ERRNO; e++)
+				if (st->err[i][e] > best) {
+					best = st->err[i][e];
+					be = e;
+				}
+			if (be < 0)
+				break;
+			printf(" %s=%ld", be ? strerrorname_np(be) : "other",
+			       best);
+			st->err[i][be] = 0;
+		}
+		printf("\n");
+	}
 }
 
 int main(int argc, char **argv)
