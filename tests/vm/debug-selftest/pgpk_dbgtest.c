@@ -27,7 +27,7 @@
 
 static char *bug = "";
 module_param(bug, charp, 0444);
-MODULE_PARM_DESC(bug, "the bug to make: oob, uaf, leak, shift, bounds, lockdep, sleep, refcount, rcu, odebug");
+MODULE_PARM_DESC(bug, "the bug to make (the list: top of pgpk_dbgtest.c)");
 
 static DEFINE_MUTEX(pgpk_dbgtest_a);
 static DEFINE_MUTEX(pgpk_dbgtest_b);
@@ -140,16 +140,16 @@ static const struct {
 	const char *name;
 	void (*fn)(void);
 } pgpk_dbgtest_bugs[] = {
-	{ "oob",	pgpk_dbgtest_oob },
-	{ "uaf",	pgpk_dbgtest_uaf },
-	{ "leak",	pgpk_dbgtest_leak },
-	{ "shift",	pgpk_dbgtest_ubsan_shift },
-	{ "bounds",	pgpk_dbgtest_ubsan_bounds },
-	{ "lockdep",	pgpk_dbgtest_lockdep },
-	{ "sleep",	pgpk_dbgtest_sleep },
-	{ "refcount",	pgpk_dbgtest_refcount },
-	{ "rcu",	pgpk_dbgtest_rcu_outside },
-	{ "odebug",	pgpk_dbgtest_odebug },
+	{ "oob", pgpk_dbgtest_oob },
+	{ "uaf", pgpk_dbgtest_uaf },
+	{ "leak", pgpk_dbgtest_leak },
+	{ "shift", pgpk_dbgtest_ubsan_shift },
+	{ "bounds", pgpk_dbgtest_ubsan_bounds },
+	{ "lockdep", pgpk_dbgtest_lockdep },
+	{ "sleep", pgpk_dbgtest_sleep },
+	{ "refcount", pgpk_dbgtest_refcount },
+	{ "rcu", pgpk_dbgtest_rcu_outside },
+	{ "odebug", pgpk_dbgtest_odebug },
 };
 
 static int __init pgpk_dbgtest_init(void)
@@ -168,5 +168,5 @@ static int __init pgpk_dbgtest_init(void)
 }
 
 module_init(pgpk_dbgtest_init);
-MODULE_DESCRIPTION("pgpk harness self-test: deliberate bugs for the debug kernel");
+MODULE_DESCRIPTION("pgpk harness self-test: deliberate bugs");
 MODULE_LICENSE("GPL");
