@@ -1358,6 +1358,12 @@ static void phase_races(int secs)
 	race_ring = add_key("keyring", "fuzz-race", NULL, 0, session);
 	if (race_ring < 0)
 		die("race keyring: %s", strerror(errno));
+	/*
+	 * A fifth more upcalls for the races (the phases before may have
+	 * spent them all): OpenPGP adds by two users at once, during
+	 * reloads.
+	 */
+	opt_upcalls += opt_upcalls / 5 + 4;
 	/* Everyone may add to it and look at it. */
 	keyctl(KEYCTL_SETPERM, race_ring, 0x3f3f3f3f, 0, 0);
 	pids[n++] = spawn(race_adder, 0);
