@@ -578,7 +578,7 @@ static int nmodule_rings;
 /*
  * The keys of types pgpk, pgpk_test and asymmetric, and the module's
  * keyrings, that this process can see (e.g. the answer cache): targets
- * too.  Reading /proc/keys is an input of its own: it calls each key
+ * too (the keyrings only late in a phase: op_manage()).  Reading /proc/keys is an input of its own: it calls each key
  * type's describe().
  */
 static void scan_proc_keys(void)
@@ -597,11 +597,10 @@ static void scan_proc_keys(void)
 		if (!strcmp(type, "pgpk") || !strcmp(type, "pgpk_test") ||
 		    !strcmp(type, "asymmetric"))
 			key_remember((long)id);
-		if (!strcmp(type, "keyring") && !strncmp(desc, ".pgpk", 5)) {
-			key_remember((long)id);
-			if (nmodule_rings < 8)
-				module_rings[nmodule_rings++] = (long)id;
-		}
+		/* Not among the targets of revoke & co.: see op_manage(). */
+		if (!strcmp(type, "keyring") && !strncmp(desc, ".pgpk", 5) &&
+		    nmodule_rings < 8)
+			module_rings[nmodule_rings++] = (long)id;
 	}
 	if (f)
 		fclose(f);
@@ -937,12 +936,23 @@ static void op_pkey(void)
 }
 
 /* The key-management operations, on our keys and rings. */
+/* The last tenth of a phase (root may then ruin the module's keyrings). */
+static int late;
+
 static void op_manage(void)
 {
 	static char buf[65536];
 	long r, k = any_key();
 	enum op op;
 
+	/*
+	 * Root may revoke, expire or lock the module's own keyrings (its
+	 * answer cache, its trusted keys); the module must cope, but a
+	 * ruined cache serves no answer for the rest of the phase: late
+	 * only.
+	 */
+	if (late && nmodule_rings && !pgpk_below(20))
+		k = module_rings[pgpk_below(nmodule_rings)];
 	kcov_start();
 	switch (pgpk_below(10)) {
 	case 0:
@@ -1066,6 +1076,7 @@ static void run_inputs(long n, const char *who)
 
 	setup_rings();
 	for (i = 0; i < n && !past_deadline(); i++) {
+		late = i >= n - n / 10;
 		r = (int)pgpk_below(100);
 		if (opt_verbose)
 			printf("[%s %ld]\n", who, i);
