@@ -216,7 +216,7 @@ if [ "$do_vm" = 1 ]; then
 		vm_run "$k" --kernel "$k"
 	done
 	# The debug kernel: only once built (about 16 min), and then only
-	# the syscall fuzzing case (about 1.5 min): the whole suite on it
+	# the syscall fuzzing case (about 2 min): the whole suite on it
 	# takes 13 min more (tests/vm/README.md, "The debug kernel").
 	if pgpk_kernel_debug_built; then
 		vm_run 6.1-debug --kernel 6.1-debug 70-sysfuzz
