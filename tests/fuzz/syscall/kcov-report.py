@@ -29,12 +29,16 @@ CALL = "__sanitizer_cov_trace_pc"
 
 
 def parse_module(ko):
-    """{(section, function): set of point offsets}, {function: (section, start)}."""
+    """{(section, function): set of point offsets}, {function: (section,
+    start)}, and the number of tail calls to the tracer: a `jmp` to it
+    records the caller's return address, in the kernel, not a point of
+    the module (pgpk-sysfuzz counts those PCs as outside the module)."""
     out = subprocess.run(["objdump", "-dr", "--no-show-raw-insn", ko],
                          check=True, capture_output=True, text=True).stdout
     points = collections.defaultdict(set)
     starts = {}
-    section = func = None
+    section = func = insn = None
+    tail_calls = 0
     for line in out.splitlines():
         m = re.match(r"^Disassembly of section (\S+):", line)
         if m:
@@ -51,8 +55,15 @@ def parse_module(ko):
         m = re.match(r"^\s+([0-9a-f]+): R_X86_64_\w+\s+" + CALL + r"\b",
                      line)
         if m and func:
-            points[(section, func)].add(int(m.group(1), 16) + 4)
-    return points, starts
+            if insn == "jmp":
+                tail_calls += 1
+            else:
+                points[(section, func)].add(int(m.group(1), 16) + 4)
+            continue
+        m = re.match(r"^\s+[0-9a-f]+:\s+(\S+)", line)
+        if m:
+            insn = m.group(1)
+    return points, starts, tail_calls
 
 
 def base_name(func):
@@ -116,7 +127,7 @@ def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     ko, covfile = sys.argv[1], sys.argv[2]
-    points, starts = parse_module(ko)
+    points, starts, tail_calls = parse_module(ko)
     files = files_of(ko, starts)
     cov = parse_coverage(covfile)
     if not any(cov.values()):
@@ -168,6 +179,9 @@ def main():
         print("  %s: %s" % (fl, f))
     if apart:
         print("\nnot counted (compiler-generated): " + ", ".join(apart))
+    if tail_calls:
+        print("not counted: %d points reached by a tail call (jmp) to the "
+              "tracer, which records the caller's address" % tail_calls)
 
 
 if __name__ == "__main__":

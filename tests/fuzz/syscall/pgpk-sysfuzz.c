@@ -179,6 +179,8 @@ struct names {
 static struct names *names;
 static uint64_t *pcs;
 static long unmapped;
+/* One of them, to name (unmapped_name()). */
+static uint64_t unmapped_example;
 
 static void die(const char *fmt, ...)
 {
@@ -333,6 +335,7 @@ static void pc_add(uint64_t pc)
 	/* (A module is far smaller than 16 MiB.) */
 	if (best < 0 || pc - sections[best].addr >= 1 << 24) {
 		unmapped++;
+		unmapped_example = pc;
 		return;
 	}
 	s = name_index(sections[best].name);
@@ -357,6 +360,31 @@ static void kcov_collect(void)
 		n = COVER_WORDS - 1;
 	for (i = 0; i < n; i++)
 		pc_add(cover[i + 1] + kaslr);
+}
+
+/* "symbol+0xoff [module]" for @pc, from /proc/kallsyms (root). */
+static const char *unmapped_name(uint64_t pc)
+{
+	static char out[256];
+	char line[512], name[128], mod[128], type;
+	unsigned long long a, best = 0;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	snprintf(out, sizeof(out), "0x%llx", (unsigned long long)pc);
+	while (f && fgets(line, sizeof(line), f)) {
+		mod[0] = 0;
+		if (sscanf(line, "%llx %c %127s %127s", &a, &type, name, mod) <
+			    3 ||
+		    a > pc || a <= best)
+			continue;
+		best = a;
+		snprintf(out, sizeof(out), "%s+0x%llx %s (0x%llx)", name,
+			 (unsigned long long)(pc - a), mod,
+			 (unsigned long long)pc);
+	}
+	if (f)
+		fclose(f);
+	return out;
 }
 
 /* Points a helper-mode process (-H) saved: "SECTION OFFSET" lines. */
@@ -1833,8 +1861,9 @@ int main(int argc, char **argv)
 		kcov_write(opt_kcov_file, NULL);
 		if (unmapped)
 			printf("PGPK-SYSFUZZ kcov: %ld PCs outside the module's "
-			       "sections\n",
-			       unmapped);
+			       "sections (a tail call to the tracer records "
+			       "its caller's address), e.g. %s\n",
+			       unmapped, unmapped_name(unmapped_example));
 	}
 	if (opt_races > 0)
 		phase_races(opt_races);
