@@ -292,13 +292,14 @@ if [ -z "${PGPK_VM_TIMEOUT:-}" ]; then
 	# (The debug kernel also boots slower and scans for leaks last.)
 	PGPK_VM_TIMEOUT=$((total * slowdown))
 fi
-append="console=ttyS0 quiet panic=-1 oops=panic pgpk.mode=$mode"
-append="$append pgpk.timeout=$case_timeout pgpk.slowdown=$slowdown"
+# The kernel log is dumped after each case: a long one (the fuzzer's,
+# with its thousands of refusals) must not push a WARNING (not on the
+# console under "quiet") out of the 256 KiB default buffer first.
+append="console=ttyS0 quiet panic=-1 oops=panic log_buf_len=16M"
+append="$append pgpk.mode=$mode pgpk.timeout=$case_timeout"
+append="$append pgpk.slowdown=$slowdown"
 # KASAN prints only its first report of a boot unless told otherwise.
-# The kernel log is dumped after each case: a long one (the fuzzer's)
-# must not push a WARNING (not on the console under "quiet") out of
-# the 256 KiB default buffer first.
-[ -n "$K_DEBUG" ] && append="$append kasan_multi_shot log_buf_len=16M"
+[ -n "$K_DEBUG" ] && append="$append kasan_multi_shot"
 qemu=(qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m "$mem" -nographic
 	-no-reboot -kernel "$kimg" -initrd "$initrd" -append "$append")
 console=$out/console.log
