@@ -215,7 +215,7 @@ if [ "$do_vm" = 1 ]; then
 	for k in $PGPK_KERNEL_SERIES; do
 		vm_run "$k" --kernel "$k"
 	done
-	# The debug kernel: only once built (about 16 min), and then only
+	# The debug kernel: only once built (9 to 16 min), and then only
 	# the syscall fuzzing case (about 2 min): the whole suite on it
 	# takes 13 min more (tests/vm/README.md, "The debug kernel").
 	if pgpk_kernel_debug_built; then

@@ -25,7 +25,7 @@
 # The debug kernel is built once per (source package version, config
 # fragment) into
 #   $PGPK_KERNEL_CACHE/6.1-debug-<key>/{src,build,root,version,ready}
-# (16 min on two busy cores; build.log and build-time there).  It is not
+# (9 to 16 min on two busy cores; build.log, build-time).  It is not
 # in PGPK_KERNEL_SERIES: tests/run-all.sh, sparse and the system tests
 # do not build it; tests/vm/run.sh --kernel 6.1-debug does.
 # PGPK_KERNEL_CACHE defaults to ${XDG_CACHE_HOME:-~/.cache}/pgpk/kernels.
@@ -353,7 +353,7 @@ _pk_debug_build() {
 	rm -rf "$c"
 	mkdir -p "$c/src" "$c/build" "$c/root/boot" || return 1
 	cp "$frag" "$c/debug-kernel.config"
-	_pk_log "building the debug kernel in $c (about 20 min on 2 cores;" \
+	_pk_log "building the debug kernel in $c (10 to 20 min on 2 cores;" \
 		"log: $c/build.log)"
 	(
 		set -e

@@ -13,7 +13,7 @@
 #   --kernel VERSION  boot that kernel: a series (6.1, 6.12, 7.3), a
 #             version or a prefix of one; default: Debian 12's 6.1.
 #             6.1-debug: the debug kernel (KASAN, kmemleak, lockdep,
-#             UBSAN...; tests/vm/kernels.sh builds it once, 16 min on
+#             UBSAN...; tests/vm/kernels.sh builds it once, 9-16 min on
 #             two cores): 1 GiB, limits times PGPK_VM_SLOWDOWN, kmemleak
 #             scan after the cases (verdict vm-6.1-debug/kmemleak)
 #   --cases DIR       run DIR's *.sh as the cases, exactly like the
@@ -128,7 +128,7 @@ if [ "$mode" = list ]; then
 		pgpk_kernel_use "$s" || { log "kernel $s: not available"; exit 1; }
 		echo "$K_VER"
 	done
-	# The debug kernel is listed, never built here (16 min): its
+	# The debug kernel is listed, never built here (9-16 min): its
 	# version once built, its series name until then.
 	if pgpk_kernel_debug_built && pgpk_kernel_use 6.1-debug; then
 		echo "$K_VER"
