@@ -5,8 +5,10 @@
 PGPK_APT_BUILD="bazel-bootstrap gcc clang make libc6-dev pkg-config
 	libseccomp-dev libkeyutils-dev libprotobuf-c-dev protobuf-c-compiler
 	libssl-dev libclang-rt-14-dev zlib1g-dev"
+# flex, bison, bc, libelf-dev (and libssl-dev above): building the debug
+# kernel from linux-source-6.1 (tests/vm/kernels.sh, --kernel 6.1-debug).
 PGPK_APT_KERNEL="linux-image-amd64 linux-headers-amd64 sparse
-	linux-source-6.1 xz-utils"
+	linux-source-6.1 xz-utils flex bison bc libelf-dev"
 # mmdebstrap: the Debian 13 build root for 7.3's modules; dwarves
 # (pahole): BTF of modules built for 6.12; kmod: depmod of fetched kernels;
 # attr: setfattr for the IMA cases; ima-evm-utils: evmctl (ima-sign test).

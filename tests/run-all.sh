@@ -10,7 +10,9 @@
 #   6. tests/vm/run.sh --kernel K for every supported kernel K (one boot
 #      each, every tests/vm/cases/*.sh) -> vm-<K>/<case>, e.g.
 #      vm-6.12/02-upcall; the kernels are fetched and cached by
-#      tests/vm/kernels.sh
+#      tests/vm/kernels.sh.  If the debug kernel is already built (never
+#      here: tests/vm/README.md), its short syscall fuzzing too:
+#      vm-6.1-debug/70-sysfuzz, kernel-log, kmemleak
 #
 # Prints "PASS: x" / "FAIL: x" / "SKIP: x" for each, then, alone on the
 # last line, "N passed, N failed, N skipped".  Exit status 0 iff nothing
@@ -178,14 +180,16 @@ if [ "$do_vm" = 1 ]; then
 	# shellcheck source=tests/vm/kernels.sh
 	. "$root/tests/vm/kernels.sh"
 	vm_times=""
-	for k in $PGPK_KERNEL_SERIES; do
-		phase "tests/vm/run.sh --kernel $k"
-		tests/vm/run.sh --kernel "$k" >"$logs/vm-$k.log" \
+	# vm_run NAME ARGS...: one tests/vm/run.sh ARGS, its verdicts counted.
+	vm_run() {
+		local k=$1 rc n=0 line v rest name detail took
+		shift
+		phase "tests/vm/run.sh $*"
+		tests/vm/run.sh "$@" >"$logs/vm-$k.log" \
 			2>"$logs/vm-$k-stderr.log"
 		rc=$?
 		cat "$logs/vm-$k-stderr.log"
 		cp tests/vm/out/console.log "$logs/vm-$k-console.log" 2>/dev/null
-		n=0
 		while IFS= read -r line; do
 			case "$line" in
 			"PASS: "* | "FAIL: "* | "SKIP: "*)
@@ -207,7 +211,19 @@ if [ "$do_vm" = 1 ]; then
 		took=$(($(date +%s) - phase_start))
 		vm_times="$vm_times vm-$k ${took}s,"
 		phase_end "vm-$k"
+	}
+	for k in $PGPK_KERNEL_SERIES; do
+		vm_run "$k" --kernel "$k"
 	done
+	# The debug kernel: only once built (9 to 16 min), and then only
+	# the syscall fuzzing case (about 2 min): the whole suite on it
+	# takes 13 min more (tests/vm/README.md, "The debug kernel").
+	if pgpk_kernel_debug_built; then
+		vm_run 6.1-debug --kernel 6.1-debug 70-sysfuzz
+	else
+		echo "=== the debug kernel is not built: vm-6.1-debug skipped" \
+			"(tests/vm/run.sh --kernel 6.1-debug builds it)"
+	fi
 	echo "=== VM time per kernel:${vm_times%,}"
 fi
 

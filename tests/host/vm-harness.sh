@@ -7,8 +7,15 @@
 # the ones after it are failures, never silently missing).  Then: no
 # daemon a run starts keeps the run's lock (a Bazel server started by the
 # demo used to, and the test command after it waited for three hours).
-# Last, --cases DIR on 6.1 and 6.12: a case failing on one kernel only
-# fails there.
+# Then, --cases DIR on 6.1 and 6.12: a case failing on one kernel only
+# fails there.  Last, the kernel reports: tests/vm/check-log.sh finds each
+# kind in canned console logs (tests/host/data/kernel-reports/, captured
+# from the debug kernel) and nothing in clean boot logs; and, when the
+# debug kernel is built (tests/vm/run.sh --kernel 6.1-debug builds it),
+# deliberate bugs of tests/vm/debug-selftest fail a run on it (KASAN,
+# UBSAN, lockdep, sleep in atomic, refcount_t, debugobjects in
+# vm-6.1-debug/kernel-log, a leak in vm-6.1-debug/kmemleak) while a run
+# without them passes both (two boots, about two minutes).
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/pgpk-harness.XXXXXX")
@@ -153,6 +160,84 @@ for k in 6.1 6.12; do
 	fi
 	expect "^PASS: vm-$k/kernel-log\$"
 done
+
+# --- kernel reports, canned: check-log.sh flags each, and no clean boot ---
+reports=$root/tests/host/data/kernel-reports
+while IFS='|' read -r file want; do
+	case "$file" in '' | '#'*) continue ;; esac
+	got=$("$root/tests/vm/check-log.sh" "$reports/$file")
+	crc=$?
+	if [ -z "$want" ]; then
+		if [ "$crc" -eq 0 ]; then
+			echo "ok: $file: nothing flagged"
+		else
+			echo "check-log.sh flags the clean $file: $got"
+			fail=1
+		fi
+	elif [ "$crc" -eq 1 ] && printf '%s\n' "$got" | grep -q -E "$want"; then
+		echo "ok: $file: $want"
+	else
+		echo "check-log.sh missed '$want' in $file (exit $crc): $got"
+		fail=1
+	fi
+done <"$reports/expect.txt"
+
+# --- the debug kernel's detectors, live (when it is built) ---
+# shellcheck source=tests/vm/kernels.sh
+. "$root/tests/vm/kernels.sh"
+if pgpk_kernel_debug_built && pgpk_kernel_use 6.1-debug; then
+	dbg=$work/dbgtest
+	dcases=$work/dcases
+	mkdir -p "$dbg" "$dcases"
+	cp "$root"/tests/vm/debug-selftest/{Kbuild,pgpk_dbgtest.c} "$dbg/"
+	if make -C "$K_KDIR" M="$dbg" modules >"$work/dbgtest.log" 2>&1; then
+		cp "$dbg/pgpk_dbgtest.ko" "$dcases/"
+	else
+		cat "$work/dbgtest.log"
+		echo "pgpk_dbgtest.ko did not build"
+		fail=1
+	fi
+	# Lockdep first: its first report turns it off for the rest of the
+	# boot, and so does any KASAN or UBSAN report (a taint that makes
+	# lockdep unreliable); RCU's checks go with lockdep, so the RCU bug
+	# has its canned log only (rcu.log, from a boot of its own).
+	i=0
+	for b in lockdep oob uaf leak shift bounds sleep refcount odebug; do
+		i=$((i + 1))
+		printf '%s\n' "insmod \"\$PGPK_CASE_DIR/pgpk_dbgtest.ko\" bug=$b" \
+			"exit 0" >"$dcases/b$(printf %02d "$i")-$b.sh"
+	done
+	out=$(PGPK_VM_OUT=$work/dout PGPK_VM_NO_BUILD=1 PGPK_VM_NO_DATA=1 \
+		"$root/tests/vm/run.sh" --kernel 6.1-debug --cases "$dcases" 2>&1)
+	drc=$?
+	echo "$out"
+	expect '^FAIL: vm-6.1-debug/kernel-log '
+	expect '^    BUG: KASAN: slab-out-of-bounds in pgpk_dbgtest_oob'
+	expect '^    BUG: KASAN: (slab-)?use-after-free in pgpk_dbgtest_uaf'
+	expect '^    UBSAN: shift-out-of-bounds in .*pgpk_dbgtest'
+	expect '^    UBSAN: array-index-out-of-bounds in .*pgpk_dbgtest'
+	expect '^    WARNING: possible circular locking dependency detected'
+	expect '^    BUG: sleeping function called from invalid context'
+	expect '^    refcount_t: decrement hit 0'
+	expect '^    ODEBUG: '
+	expect '^FAIL: vm-6.1-debug/kmemleak \([1-9][0-9]* unreferenced objects'
+	[ "$drc" -ne 0 ] || { echo "debug run with bugs exited 0"; fail=1; }
+	# The same harness, no bug: both verdicts pass.
+	mkdir -p "$work/dclean"
+	cp "$cases/a-pass.sh" "$work/dclean/"
+	out=$(PGPK_VM_OUT=$work/dout PGPK_VM_NO_BUILD=1 PGPK_VM_NO_DATA=1 \
+		"$root/tests/vm/run.sh" --kernel 6.1-debug --cases \
+		"$work/dclean" 2>&1)
+	drc=$?
+	echo "$out"
+	expect '^PASS: vm-6.1-debug/a-pass$'
+	expect '^PASS: vm-6.1-debug/kernel-log$'
+	expect '^PASS: vm-6.1-debug/kmemleak$'
+	[ "$drc" -eq 0 ] || { echo "clean debug run exited $drc"; fail=1; }
+else
+	echo "note: the debug kernel is not built (tests/vm/run.sh --kernel" \
+		"6.1-debug builds it): its detectors proven on canned logs only"
+fi
 
 [ "$fail" -eq 0 ] && echo "harness self-test: all verdicts as expected"
 exit "$fail"

@@ -199,6 +199,8 @@ echo "pgpk-vm" >"$stage/etc/hostname"
 # The test harness itself.
 install -m 0755 "$here/init.sh" "$stage/init"
 install -m 0644 "$here/lib.sh" "$stage/pgpk/lib.sh"
+grep -v -e '^#' -e '^$' "$here/kernel-reports.txt" \
+	>"$stage/pgpk/kernel-reports.ere"
 for c in $PGPK_CASES; do
 	install -m 0755 "$c" "$stage/pgpk/cases/"
 done

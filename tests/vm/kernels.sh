@@ -8,6 +8,10 @@
 #   6.12    bookworm-backports (+deb12)         on the host: its kbuild runs on Debian 12
 #   7.3     trixie-backports (+deb13)           in a Debian 13 build root (mmdebstrap):
 #                                               its kbuild needs libc >= 2.38 and gcc-14
+#   6.1-debug  built here from Debian's         on the host, against the
+#           linux-source-6.1 with               build tree (KCOV_INSTRUMENT=y)
+#           tests/vm/debug-kernel.config
+#           (KASAN, kmemleak, lockdep, UBSAN...)
 #
 # Backports kernels come from a private apt configuration (sources list,
 # lists and package cache under the cache directory, suites
@@ -18,6 +22,12 @@
 #   $PGPK_KERNEL_CACHE/<ver>/root        image, modules (depmod'ed), headers
 #   $PGPK_KERNEL_CACHE/<ver>/buildroot   (7.3) Debian 13 with its headers
 #   $PGPK_KERNEL_CACHE/<ver>/ready       written last: the version is usable
+# The debug kernel is built once per (source package version, config
+# fragment) into
+#   $PGPK_KERNEL_CACHE/6.1-debug-<key>/{src,build,root,version,ready}
+# (9 to 16 min on two busy cores; build.log, build-time).  It is not
+# in PGPK_KERNEL_SERIES: tests/run-all.sh, sparse and the system tests
+# do not build it; tests/vm/run.sh --kernel 6.1-debug does.
 # PGPK_KERNEL_CACHE defaults to ${XDG_CACHE_HOME:-~/.cache}/pgpk/kernels.
 # Newer point releases of a series are picked up when the cache is empty
 # or PGPK_KERNEL_REFRESH=1.  Images since 7.x are split: vmlinuz is in
@@ -27,11 +37,14 @@
 # shellcheck disable=SC2034,SC2016
 
 PGPK_KERNEL_SERIES="6.1 6.12 7.3"
+PGPK_KERNEL_DEBUG_SERIES="6.1-debug"
 PGPK_KERNEL_CACHE=${PGPK_KERNEL_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/pgpk/kernels}
 
 # Per kernel, set by pgpk_kernel_use:
 #   K_VER K_IMG K_MODS (directory with modules.dep) K_KDIR (the
 #   headers tree; inside K_BUILDROOT if that is set) K_BUILDROOT
+#   K_DEBUG (1 for the debug kernel, else empty) K_MAKE_ARGS (extra
+#   make arguments for the module)
 
 _pk_log() { echo "kernels: $*" >&2; }
 
@@ -170,10 +183,15 @@ _pk_kmods_dir() {
 	echo "$d"
 }
 
-# pgpk_kernel_use SERIES: make SERIES usable (fetch it if needed), set K_*.
+# pgpk_kernel_use SERIES: make SERIES usable (fetch or build it if
+# needed), set K_*.
 pgpk_kernel_use() {
 	local s=$1 v c
-	K_BUILDROOT="" K_VER=""
+	K_BUILDROOT="" K_VER="" K_DEBUG="" K_MAKE_ARGS=""
+	if [ "$s" = 6.1-debug ]; then
+		_pk_debug_use
+		return
+	fi
 	v=$(pgpk_kernel_resolve "$s") || return 1
 	K_VER=$v
 	if [ "$s" = 6.1 ]; then
@@ -210,6 +228,13 @@ pgpk_kernel_use() {
 # component boundary (6.12.95, 7.3.4+deb13).
 pgpk_kernel_series_of() {
 	local want=$1 s
+	# First: "6.1-debug" would otherwise be a version of 6.1.
+	case "$want" in
+	6.1-debug | 6.1.*-pgpk-debug)
+		echo 6.1-debug
+		return 0
+		;;
+	esac
 	for s in $PGPK_KERNEL_SERIES; do
 		case "$want" in
 		"$s" | "$s".* | "$s"-* | "$s"+*)
@@ -228,7 +253,8 @@ pgpk_kernel_make() {
 	local kb=$1
 	shift
 	if [ -z "$K_BUILDROOT" ]; then
-		make -C "$kb" KDIR="$K_KDIR" "$@"
+		# shellcheck disable=SC2086
+		make -C "$kb" KDIR="$K_KDIR" $K_MAKE_ARGS "$@"
 		return
 	fi
 	unshare -m --propagation private bash -c '
@@ -240,4 +266,147 @@ pgpk_kernel_make() {
 		mount -t proc proc "$br/proc"
 		exec chroot "$br" make -C /pgpk-build KDIR="$kdir" "$@"' _ \
 		"$K_BUILDROOT" "$kb" "$K_KDIR" "$@"
+}
+
+# --- The debug kernel (6.1-debug) ---
+
+# _pk_debug_dir: the cache directory of the debug kernel this tree asks
+# for: keyed by the source package's version and the config fragment's
+# settings.
+_pk_debug_dir() {
+	local here pv key
+	here=$(dirname "${BASH_SOURCE[0]}")
+	pv=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null)
+	[ -n "$pv" ] || {
+		_pk_log "linux-source-6.1 is not installed (tests/deps.sh)"
+		return 1
+	}
+	# The settings only: a comment edit does not cost an hour's build.
+	key=$({ echo "$pv"; grep -E '^CONFIG_|^# CONFIG_.* is not set$' \
+		"$here/debug-kernel.config"; } | sha256sum | cut -c 1-12)
+	echo "$PGPK_KERNEL_CACHE/6.1-debug-$key"
+}
+
+# _pk_debug_use: set K_* for the debug kernel, building it first if this
+# tree's configuration is not cached yet.
+_pk_debug_use() {
+	local c
+	c=$(_pk_debug_dir) || return 1
+	if [ ! -f "$c/ready" ]; then
+		mkdir -p "$PGPK_KERNEL_CACHE" || return 1
+		# One build at a time across work trees, on a lock of its
+		# own: an hour-long build must not hold up a 6.12 fetch.
+		flock -o "$PGPK_KERNEL_CACHE/.lock-debug" bash -c '
+			. "$1"; [ -f "$2/ready" ] || _pk_debug_build "$2"' _ \
+			"${BASH_SOURCE[0]}" "$c" || return 1
+	fi
+	K_VER=$(cat "$c/version")
+	K_IMG=$c/root/boot/vmlinuz-$K_VER
+	K_MODS=$c/root/lib/modules/$K_VER
+	K_KDIR=$c/build
+	K_DEBUG=1
+	K_MAKE_ARGS="KCOV_INSTRUMENT=y"
+}
+
+# pgpk_kernel_debug_built: the debug kernel is cached (no build needed).
+pgpk_kernel_debug_built() {
+	local c
+	c=$(_pk_debug_dir 2>/dev/null) && [ -f "$c/ready" ]
+}
+
+# _pk_debug_config_check BUILD FRAGMENT: every setting of FRAGMENT holds in
+# BUILD/.config; prints the ones that do not.
+_pk_debug_config_check() {
+	awk '
+		FNR == NR {
+			if (/^CONFIG_[A-Z0-9_]+=/) {
+				k = $0; sub(/=.*/, "", k); want[k] = $0
+			} else if (/^# CONFIG_[A-Z0-9_]+ is not set$/) {
+				want[$2] = "# " $2 " is not set"
+			}
+			next
+		}
+		/^CONFIG_[A-Z0-9_]+=/ { k = $0; sub(/=.*/, "", k); have[k] = $0 }
+		END {
+			for (k in want) {
+				h = (k in have) ? have[k] : "# " k " is not set"
+				if (h != want[k])
+					printf "  wanted %s, got %s\n", want[k], h
+			}
+		}' "$2" "$1/.config"
+}
+
+# _pk_debug_build DIR: unpack linux-source-6.1, configure, build the
+# image and modules, install the modules (depmod), prune the objects an
+# external module build does not need; then mark ready.
+_pk_debug_build() {
+	local c=$1 here frag tarball ver t0 jobs bad
+	here=$(dirname "${BASH_SOURCE[0]}")
+	frag=$here/debug-kernel.config
+	tarball=/usr/src/linux-source-6.1.tar.xz
+	[ -f "$tarball" ] || {
+		_pk_log "no $tarball (apt-get install linux-source-6.1: tests/deps.sh)"
+		return 1
+	}
+	t0=$(date +%s)
+	jobs=$(nproc)
+	rm -rf "$c"
+	mkdir -p "$c/src" "$c/build" "$c/root/boot" || return 1
+	cp "$frag" "$c/debug-kernel.config"
+	_pk_log "building the debug kernel in $c (10 to 20 min on 2 cores;" \
+		"log: $c/build.log)"
+	(
+		set -e
+		tar -xJf "$tarball" -C "$c/src" --strip-components=1
+		cd "$c/src"
+		make O="$c/build" x86_64_defconfig kvm_guest.config
+		scripts/kconfig/merge_config.sh -m -O "$c/build" \
+			"$c/build/.config" "$c/debug-kernel.config"
+		make O="$c/build" olddefconfig
+	) >"$c/build.log" 2>&1 || {
+		tail -n 20 "$c/build.log" >&2
+		return 1
+	}
+	bad=$(_pk_debug_config_check "$c/build" "$c/debug-kernel.config")
+	if [ -n "$bad" ]; then
+		_pk_log "tests/vm/debug-kernel.config does not hold after" \
+			"olddefconfig (a dependency missing?):"
+		echo "$bad" >&2
+		return 1
+	fi
+	_pk_log "configured in $(($(date +%s) - t0))s; compiling (make -j$jobs)"
+	{
+		make -C "$c/src" O="$c/build" -j"$jobs" bzImage modules &&
+			make -C "$c/src" O="$c/build" INSTALL_MOD_PATH="$c/root" \
+				INSTALL_MOD_STRIP=1 DEPMOD=/sbin/depmod \
+				modules_install
+	} >>"$c/build.log" 2>&1 || {
+		grep -a -m 10 -E 'error|Error' "$c/build.log" >&2
+		tail -n 10 "$c/build.log" >&2
+		return 1
+	}
+	# The release the build wrote (6.1.<n>-pgpk-debug): uname -r.
+	ver=$(cat "$c/build/include/config/kernel.release") &&
+		[ -d "$c/root/lib/modules/$ver" ] &&
+		cp "$c/build/arch/x86/boot/bzImage" "$c/root/boot/vmlinuz-$ver" ||
+		return 1
+	echo "built: $(du -sh "$c/build" | cut -f 1) build tree," \
+		"vmlinux $(du -h "$c/build/vmlinux" | cut -f 1)," \
+		"bzImage $(du -h "$c/root/boot/vmlinuz-$ver" | cut -f 1)" \
+		>>"$c/build-time"
+	# An external module build needs the configuration, the generated
+	# headers, Module.symvers, scripts/ and objtool, not the kernel's
+	# own objects; vmlinux stays (debug info: symbolising reports).
+	find "$c/build" \( -path "$c/build/scripts" -o \
+		-path "$c/build/tools" \) -prune -o \
+		\( -name '*.o' -o -name '*.a' -o -name '*.ko' \) -type f \
+		-print0 | xargs -0 rm -f
+	rm -rf "$c/build/.tmp_vmlinux"* "$c/build/vmlinux.o" \
+		"$c/build/vmlinux.a"
+	echo "$ver" >"$c/version"
+	echo "$(($(date +%s) - t0))s on $jobs cores (load at end:" \
+		"$(cut -d ' ' -f 1-3 /proc/loadavg)); $(du -sh "$c" | cut -f 1)" \
+		"after pruning" >>"$c/build-time"
+	touch "$c/ready"
+	_pk_log "$ver ready in $(($(date +%s) - t0))s ($(du -sh "$c" | cut -f 1))"
 }

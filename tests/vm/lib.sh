@@ -11,6 +11,9 @@ PGPK_SYSLOG=${PGPK_SYSLOG:-/var/log/messages}
 PGPK_DATA=${PGPK_DATA:-/pgpk/data}
 # The helper's syslog tag; one line per upcall it served.
 PGPK_HELPER_TAG=${PGPK_HELPER_TAG:-pgpk-helper}
+# How much slower this kernel is than Debian's (the debug kernel: /init
+# sets it from pgpk.slowdown=); the waits below are multiplied by it.
+PGPK_SLOWDOWN=${PGPK_SLOWDOWN:-1}
 
 pgpk_fail() {
 	echo "FAIL: $*"
@@ -65,11 +68,11 @@ pgpk_load() {
 # pgpk_unload: rmmod the module if it is loaded.  Every pgpk key holds
 # a reference on the module (its subtype): the keys of earlier cases'
 # session keyrings go with the key garbage collector, asynchronously, so
-# this retries for up to 10 s.
+# this retries for up to 10 s (times PGPK_SLOWDOWN).
 pgpk_unload() {
 	pgpk_loaded || return 0
 	echo "+ rmmod pgpk"
-	_n=100
+	_n=$((100 * PGPK_SLOWDOWN))
 	until rmmod pgpk 2>/dev/null; do
 		_n=$((_n - 1))
 		[ "$_n" -gt 0 ] || pgpk_fail "rmmod pgpk failed:" \
@@ -195,9 +198,9 @@ count_upcalls() {
 }
 
 # pgpk_wait_log PATTERN [SECS]: wait until syslog has a line matching
-# PATTERN (default 5 s); FAIL if it never comes.
+# PATTERN (default 5 s; times PGPK_SLOWDOWN); FAIL if it never comes.
 pgpk_wait_log() {
-	_n=$((${2:-5} * 10))
+	_n=$((${2:-5} * 10 * PGPK_SLOWDOWN))
 	while [ "$_n" -gt 0 ]; do
 		grep -q -e "$1" "$PGPK_SYSLOG" 2>/dev/null && return 0
 		sleep 0.1
@@ -205,7 +208,8 @@ pgpk_wait_log() {
 	done
 	echo "--- syslog:"
 	cat "$PGPK_SYSLOG"
-	pgpk_fail "no syslog line matching '$1' within ${2:-5}s"
+	pgpk_fail "no syslog line matching '$1' within" \
+		"$((${2:-5} * PGPK_SLOWDOWN))s"
 }
 
 # pgpk_log_since N: syslog lines after the first N (N from

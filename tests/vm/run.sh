@@ -11,7 +11,11 @@
 #   --list-kernels    print the supported kernel versions, one per line,
 #             fetching them if needed (tests/vm/kernels.sh)
 #   --kernel VERSION  boot that kernel: a series (6.1, 6.12, 7.3), a
-#             version or a prefix of one; default: Debian 12's 6.1
+#             version or a prefix of one; default: Debian 12's 6.1.
+#             6.1-debug: the debug kernel (KASAN, kmemleak, lockdep,
+#             UBSAN...; tests/vm/kernels.sh builds it once, 9-16 min on
+#             two cores): 1 GiB, limits times PGPK_VM_SLOWDOWN, kmemleak
+#             scan after the cases (verdict vm-6.1-debug/kmemleak)
 #   --cases DIR       run DIR's *.sh as the cases, exactly like the
 #             built-in ones; DIR's other files are in the VM at
 #             $PGPK_CASE_DIR
@@ -20,9 +24,12 @@
 #   PASS: vm/<case>   FAIL: vm/<case> (<reason>)   SKIP: vm/<case>
 # (vm-<series>/<case>, e.g. vm-6.12/02-upcall, when --kernel is given).
 # plus "PASS|FAIL: vm/kernel-log": FAIL if the console shows a kernel
-# WARNING, BUG, Oops, general protection fault, KASAN/UBSAN report,
-# refcount_t or kmemleak report, hung task or panic.  A case that never
-# reports is a FAIL.  Exit status 0 iff nothing failed.
+# report (tests/vm/check-log.sh, tests/vm/kernel-reports.txt: WARNING,
+# BUG, Oops, general protection fault, KASAN/UBSAN, lockdep, refcount_t,
+# kmemleak, hung task, stall, panic, call trace).  On a kernel with
+# kmemleak, "PASS|FAIL: vm-<series>/kmemleak": FAIL if the scan after the
+# cases finds any unreferenced object.  A case that never reports is a
+# FAIL.  Exit status 0 iff nothing failed.
 #
 # Everything it builds lands in tests/vm/out/ (console.log, build logs,
 # initramfs.cpio.gz, cache/ with generated gpg keys).
@@ -37,6 +44,10 @@
 #   PGPK_VM_CASES_DIR     where the cases are (default tests/vm/cases)
 #   PGPK_VM_NO_DATA=1     do not run the data generators (reuse the
 #                         last run's data in PGPK_VM_OUT)
+#   PGPK_VM_MEM           guest memory in MiB (default 512; the debug
+#                         kernel 1024: KASAN's shadow and quarantine)
+#   PGPK_VM_SLOWDOWN      multiply every time limit by this (default 1;
+#                         the debug kernel 4: measured, see README.md)
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -117,6 +128,14 @@ if [ "$mode" = list ]; then
 		pgpk_kernel_use "$s" || { log "kernel $s: not available"; exit 1; }
 		echo "$K_VER"
 	done
+	# The debug kernel is listed, never built here (9-16 min): its
+	# version once built, its series name until then.
+	if pgpk_kernel_debug_built && pgpk_kernel_use 6.1-debug; then
+		echo "$K_VER"
+	else
+		log "6.1-debug: not built yet (--kernel 6.1-debug builds it)"
+		echo 6.1-debug
+	fi
 	exit 0
 fi
 label=vm
@@ -136,14 +155,17 @@ if ! pgpk_kernel_use "$series"; then
 	done
 	exit 1
 fi
-case "$K_VER" in
-"$kernel"*) ;;
-*)
-	echo "run.sh: kernel '$kernel' is not the one this harness has for" \
-		"$series ($K_VER)" >&2
-	exit 2
-	;;
-esac
+# (A series by its name is its kernel: 6.1-debug is 6.1.<n>-pgpk-debug.)
+if [ "$kernel" != "$series" ]; then
+	case "$K_VER" in
+	"$kernel"*) ;;
+	*)
+		echo "run.sh: kernel '$kernel' is not the one this harness" \
+			"has for $series ($K_VER)" >&2
+		exit 2
+		;;
+	esac
+fi
 kver=$K_VER
 kimg=$K_IMG
 kdir=$K_KDIR
@@ -247,6 +269,15 @@ initramfs $(secs "$t_data" "$t_initrd")s)"
 
 # --- boot ---
 case_timeout=${PGPK_CASE_TIMEOUT:-60}
+# The debug kernel: KASAN's shadow (1/8 of memory) and quarantine want
+# more memory; KASAN, lockdep and kmemleak under TCG make everything
+# slower (PGPK_VM_SLOWDOWN: every limit, in the VM too).
+mem=${PGPK_VM_MEM:-512}
+slowdown=${PGPK_VM_SLOWDOWN:-1}
+if [ -n "$K_DEBUG" ]; then
+	mem=${PGPK_VM_MEM:-1024}
+	slowdown=${PGPK_VM_SLOWDOWN:-4}
+fi
 if [ -z "${PGPK_VM_TIMEOUT:-}" ]; then
 	# boot + the sum of the per-case limits, capped: a run that hangs
 	# everywhere must still end well inside the suite's budget.
@@ -258,11 +289,18 @@ if [ -z "${PGPK_VM_TIMEOUT:-}" ]; then
 	done
 	[ "$mode" = demo ] && total=660
 	[ "$total" -gt 600 ] && total=600
-	PGPK_VM_TIMEOUT=$total
+	# (The debug kernel also boots slower and scans for leaks last.)
+	PGPK_VM_TIMEOUT=$((total * slowdown))
 fi
-append="console=ttyS0 quiet panic=-1 oops=panic pgpk.mode=$mode"
-append="$append pgpk.timeout=$case_timeout"
-qemu=(qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m 512 -nographic
+# The kernel log is dumped after each case: a long one (the fuzzer's,
+# with its thousands of refusals) must not push a WARNING (not on the
+# console under "quiet") out of the 256 KiB default buffer first.
+append="console=ttyS0 quiet panic=-1 oops=panic log_buf_len=16M"
+append="$append pgpk.mode=$mode pgpk.timeout=$case_timeout"
+append="$append pgpk.slowdown=$slowdown"
+# KASAN prints only its first report of a boot unless told otherwise.
+[ -n "$K_DEBUG" ] && append="$append kasan_multi_shot"
+qemu=(qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m "$mem" -nographic
 	-no-reboot -kernel "$kimg" -initrd "$initrd" -append "$append")
 console=$out/console.log
 log "booting (limit ${PGPK_VM_TIMEOUT}s): ${qemu[*]}"
@@ -306,9 +344,13 @@ slow=$(sed -n 's/^PGPK-CASE \([^ ]*\) [A-Z]* (exit [0-9]*, \([0-9.]*\)s)$/\2s \1
 # --- verdicts ---
 failed=0
 # Kernel trouble anywhere but in the cases' own output and syslog lines.
-kernel_bad=$(grep -a -v -E '^[^ |]+\| |^syslog [^ |]+\| ' "$console" |
-	grep -a -E 'WARNING:|BUG:|Oops|general protection|KASAN|UBSAN|refcount_t|kmemleak|Kernel panic|blocked for more than|Call Trace:' |
-	head -n 5)
+kernel_bad=$("$here/check-log.sh" "$console" 20)
+# Lockdep off at the end without a report above: it stopped watching
+# (MAX_LOCKDEP_* exhausted prints a BUG, anything else would be new).
+if grep -a -q '^PGPK-LOCKDEP debug_locks: *0' "$console" &&
+	[ -z "$kernel_bad" ]; then
+	kernel_bad="lockdep turned itself off during the run (debug_locks: 0)"
+fi
 
 if [ "$mode" = demo ]; then
 	if grep -a -q '^PGPK-DEMO-RESULT PASS' "$console" && [ -z "$kernel_bad" ]
@@ -363,6 +405,23 @@ if [ -n "$kernel_bad" ]; then
 	failed=1
 else
 	echo "PASS: $label/kernel-log"
+fi
+# kmemleak's scan after the cases (init.sh; kernels that have kmemleak).
+leaks=$(sed -n 's/^PGPK-KMEMLEAK objects=\([0-9]*\) pgpk=\([0-9]*\)$/\1 \2/p' \
+	"$console" | tail -n 1)
+if [ -n "$leaks" ]; then
+	if [ "${leaks% *}" = 0 ]; then
+		echo "PASS: $label/kmemleak"
+	else
+		echo "FAIL: $label/kmemleak (${leaks% *} unreferenced objects," \
+			"${leaks#* } with pgpk or an unloaded module in their" \
+			"backtrace)"
+		grep -a '^kmemleak| ' "$console" | head -n 40 | sed 's/^/    /'
+		failed=1
+	fi
+elif [ -n "$K_DEBUG" ]; then
+	echo "FAIL: $label/kmemleak (no scan: the VM did not finish the cases)"
+	failed=1
 fi
 if ! grep -a -q '^PGPK-VM-END' "$console"; then
 	log "the VM did not finish cleanly; last console lines:"

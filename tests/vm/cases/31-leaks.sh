@@ -14,7 +14,14 @@
 # struct.  The key
 # is deb1 without its third-party candidates (deb1-lean.pgpk), so that its
 # payload is in the X.509 certificate's slab size class.
-# pgpk-timeout: 240
+# Last, slab objects at two sizes of N (slab_slope): a leak grows with N,
+# the allocator's retention does not.  Every cache is shrunk before each
+# count (per-CPU and partial slabs flushed, KASAN's quarantine of the
+# cache emptied), and each cache's objects in use (/proc/slabinfo) are
+# compared after N1 = 100 and after N2 = 400 adds of canonical keys (and
+# of X.509 certificates, the kernel's own, for comparison): no cache may
+# grow by half an object per key or more.
+# pgpk-timeout: 360
 . /pgpk/lib.sh
 D=$PGPK_DATA
 K=$D/k
@@ -99,4 +106,66 @@ if ! x509_then_canonical; then
 		pgpk_fail "canonical x $N: unreclaimable slab grew by" \
 			"$canonical kB twice (X.509: $x509 kB)"
 fi
+
+# slab_snapshot FILE: "cache objects-in-use object-size" for every cache,
+# after shrinking them all (root may; SLUB's sysfs has the files).
+slab_snapshot() {
+	for f in /sys/kernel/slab/*/shrink; do
+		echo 1 >"$f"
+	done 2>/dev/null
+	awk 'NR > 2 { print $1, $2, $4 }' /proc/slabinfo >"$1"
+}
+
+# slab_slope NAME FILE: add FILE N1 = 100 times, then N2 = 400 times,
+# counting each cache's objects before and after each round (growths d1,
+# d2).  An object leaked per key grows a cache by about N1, then N2: by
+# at least a key's share in the first round (d1 / N1) and in the second
+# beyond the first ((d2 - d1) / (N2 - N1)); what the allocator keeps
+# grows it once, whatever N (d2 - d1 about 0); noise (objects freed late
+# from the round before) seldom does both.  A cache's slope is the
+# smaller of the two, in thousandths of an object per key: about 1000 for
+# a leak.  Prints the three steepest caches; sets $slope (the steepest).
+slab_slope() {
+	n1=100 n2=400
+	slab_snapshot /tmp/slab.a0
+	adds "$1" "$2" "$n1"
+	slab_snapshot /tmp/slab.a1
+	slab_snapshot /tmp/slab.b0
+	adds "$1" "$2" "$n2"
+	slab_snapshot /tmp/slab.b1
+	top=$(awk -v n1=$n1 -v n2=$n2 '
+		FILENAME ~ /a0$/ { a0[$1] = $2 }
+		FILENAME ~ /a1$/ { a1[$1] = $2 }
+		FILENAME ~ /b0$/ { b0[$1] = $2 }
+		FILENAME ~ /b1$/ { b1[$1] = $2 }
+		END {
+			for (c in a0) {
+				d1 = a1[c] - a0[c]; d2 = b1[c] - b0[c]
+				s = int(d1 * 1000 / n1)
+				t = int((d2 - d1) * 1000 / (n2 - n1))
+				if (t < s) s = t
+				if (s < 0) s = 0
+				print s, c, d1, d2
+			}
+		}' /tmp/slab.a0 /tmp/slab.a1 /tmp/slab.b0 /tmp/slab.b1 |
+		sort -rn | head -n 3)
+	slope=$(echo "$top" | head -n 1 | cut -d ' ' -f 1)
+	echo "slab objects, $1 (objects grown at N=$n1 and at N=$n2; slope in" \
+		"1/1000 object per add_key):"
+	echo "$top" | awk '{ printf "  %-24s %+d, %+d: slope %d\n", $2, $3, $4, $1 }'
+}
+slab_slope x509 "$K/bench.der"
+x509_slope=$slope
+# Half an object per key: no leak of one object per key hides in it.
+# Noise that looks like one fails twice in a row seldom: one retry.
+slab_slope canonical "$K/deb1-lean.pgpk"
+if [ "$slope" -ge 500 ]; then
+	echo "steeper than 500/1000 once: measuring again"
+	slab_slope canonical "$K/deb1-lean.pgpk"
+fi
+echo "PGPK-SLAB-SLOPE canonical keys: steepest cache $slope/1000 objects" \
+	"per key (X.509 certificates: $x509_slope/1000)"
+[ "$slope" -lt 500 ] ||
+	pgpk_fail "canonical keys: a cache grows by $slope/1000 objects per" \
+		"key at two sizes of N, twice: a leak"
 exit 0
