@@ -139,6 +139,20 @@ static void pgpk_fuzz_key(const struct pgpk_key *k, const Pgpk__Key *r,
 		pgpk_fuzz_sig(&k->certification, r->certification, blob, len);
 }
 
+/* The reference for pgpk_canon_form(), written from pgpk.proto and RFC. */
+static int reference_form(const uint8_t *data, size_t size)
+{
+	static const char armor[] = "-----BEGIN PGP ";
+
+	if (pgpk_canon_is_canonical(data, size))
+		return PGPK_FORM_CANONICAL;
+	if (size >= strlen(armor) && !memcmp(data, armor, strlen(armor)))
+		return PGPK_FORM_OPENPGP; /* the helper names the remedy */
+	if (size && (data[0] & 0x80))
+		return PGPK_FORM_OPENPGP; /* a packet header's first octet */
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct pgpk_canon canon, canon2;
@@ -147,7 +161,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint8_t *msg = data + PGPK_MAGIC_LEN;
 	size_t msg_len, packed_len, i;
 	uint8_t *packed;
-	int ret, ret2;
+	int ret, ret2, form;
+
+	/* The payload's form is its first octets' and nothing else's. */
+	form = pgpk_canon_form(data, size);
+	if (form != reference_form(data, size))
+		pgpk_fuzz_fail(
+			"payload form differs from RFC 9580 4.2 and 6.2");
 
 	memset(&err, 0xa5, sizeof(err));
 	ret = pgpk_canon_decode(data, size, &canon, &err);
