@@ -17,9 +17,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include <openssl/evp.h>
-
 #include "helper/pgpk_broker.h"
+#include "helper/pgpk_digest.h"
 #include "kernel/pgpk_rebuild.h"
 
 /* Exit statuses of the child wrapper (the work returns its own). */
@@ -688,10 +687,10 @@ static void pgpk_describe_ok(const struct pgpk_canon *canon,
 static bool pgpk_sha256_matches(const uint8_t *data, size_t len,
 				const uint8_t want[32])
 {
-	uint8_t md[EVP_MAX_MD_SIZE];
-	unsigned int md_len = 0;
+	uint8_t md[PGPK_DIGEST_MAX];
+	size_t md_len = 0;
 
-	return EVP_Digest(data, len, md, &md_len, EVP_sha256(), NULL) &&
+	return !pgpk_digest(PGPK_HASH_SHA256, data, len, md, &md_len) &&
 	       md_len == 32 && memcmp(md, want, 32) == 0;
 }
 

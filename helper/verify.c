@@ -21,7 +21,9 @@
  * keyring bytes at the offset the Key names; fingerprint and key ID are
  * computed from the rebuilt body; the digest is hash([salt] || data ||
  * rebuilt trailer); the quick check and the RSA PKCS#1 v1.5 value are
- * checked with OpenSSL.  The keyring parser is used only to enumerate
+ * checked with OpenSSL's digests and Montgomery arithmetic (the same
+ * check as the keyring's self-signatures, pgpk_rsa_verify_digest(): no
+ * EVP_PKEY, whose provider machinery costs more than the arithmetic).  The keyring parser is used only to enumerate
  * candidate keys and to know which are revoked (the canonical Key carries
  * no revocation: a revoked key is never converted for the kernel).
  *
@@ -48,11 +50,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <openssl/core_names.h>
-#include <openssl/evp.h>
-#include <openssl/param_build.h>
-#include <openssl/rsa.h>
-
 #include "helper/commands.h"
 #include "helper/openpgp/openpgp.h"
 #include "helper/pgpk_policy.h"
@@ -73,10 +70,12 @@ enum pgpk_verdict {
 #define PGPK_VERIFY_DOC_LAST 0x01
 
 /*
- * The keys the signatures name, so that only their certificates are
- * validated (pgpk_parse_opts.want): a keyring's other certificates cost
- * their parse, not their RSA verifications.  Without a name for every
- * signature, or with more signatures than this, every certificate is.
+ * The keys the signatures name, so that only their certificates, and of
+ * those only the primary key and the named subkeys, are validated
+ * (pgpk_parse_opts.want, want_subkey): a keyring's other certificates and
+ * subkeys cost their parse, not their RSA verifications.  Without a name
+ * for every signature, or with more signatures than this, every
+ * certificate and subkey is.
  */
 #define PGPK_VERIFY_MAX_NAMED 64
 
@@ -132,27 +131,27 @@ static void pgpk_hex(const uint8_t *p, size_t len, char *out)
  * RFC 9580 9.5: the hashes the kernel can check (kernel/pgpk_hash.c
  * pgpk_hash_algo()); anything else is "unsupported", before policy.
  */
-static const EVP_MD *pgpk_verify_md(uint32_t id, const char **name)
+static bool pgpk_verify_md(uint32_t id, const char **name)
 {
 	switch (id) {
-	case 2:
+	case PGPK_HASH_SHA1:
 		*name = "SHA1";
-		return EVP_sha1();
-	case 8:
+		return true;
+	case PGPK_HASH_SHA256:
 		*name = "SHA256";
-		return EVP_sha256();
-	case 9:
+		return true;
+	case PGPK_HASH_SHA384:
 		*name = "SHA384";
-		return EVP_sha384();
-	case 10:
+		return true;
+	case PGPK_HASH_SHA512:
 		*name = "SHA512";
-		return EVP_sha512();
-	case 11:
+		return true;
+	case PGPK_HASH_SHA224:
 		*name = "SHA224";
-		return EVP_sha224();
+		return true;
 	}
-	*name = id == 1 ? "MD5" : "unknown";
-	return NULL;
+	*name = id == PGPK_HASH_MD5 ? "MD5" : "unknown";
+	return false;
 }
 
 /*
@@ -169,9 +168,8 @@ static int pgpk_verify_identify(struct pgpk_verify_key *vk, char *why,
 	const struct pgpk_key_material *m = &key->material;
 	const struct pgpk_input *in = &vk->ring->input;
 	uint8_t prefix[PGPK_PREFIX_MAX];
-	size_t len = pgpk_rebuild_key_len(m), plen;
-	unsigned int fpr_len = 0;
-	EVP_MD_CTX *ctx;
+	size_t len = pgpk_rebuild_key_len(m), plen, fpr_len = 0;
+	struct pgpk_digest d;
 	uint8_t *body;
 	int ret = 0;
 
@@ -193,23 +191,19 @@ static int pgpk_verify_identify(struct pgpk_verify_key *vk, char *why,
 		goto cleanup_body;
 	}
 	plen = pgpk_rebuild_key_prefix(m, len, prefix);
-	ctx = EVP_MD_CTX_new();
-	if (!ctx ||
-	    !EVP_DigestInit_ex(ctx, m->version == 6 ? EVP_sha256() : EVP_sha1(),
-			       NULL) ||
-	    !EVP_DigestUpdate(ctx, prefix, plen) ||
-	    !EVP_DigestUpdate(ctx, body, len) ||
-	    !EVP_DigestFinal_ex(ctx, vk->fpr, &fpr_len)) {
+	if (pgpk_digest_init(&d, m->version == 6 ? PGPK_HASH_SHA256 :
+						   PGPK_HASH_SHA1)) {
 		snprintf(why, why_len, "fingerprint hash failed");
 		ret = -ENOMEM;
-		goto cleanup_ctx;
+		goto cleanup_body;
 	}
+	pgpk_digest_update(&d, prefix, plen);
+	pgpk_digest_update(&d, body, len);
+	pgpk_digest_final(&d, vk->fpr, &fpr_len);
 	vk->fpr_len = fpr_len;
 	memcpy(vk->keyid,
 	       m->version == 6 ? vk->fpr : vk->fpr + fpr_len - PGPK_KEYID_LEN,
 	       PGPK_KEYID_LEN);
-cleanup_ctx:
-	EVP_MD_CTX_free(ctx);
 cleanup_body:
 	free(body);
 	return ret;
@@ -379,98 +373,27 @@ static int pgpk_verify_find(const struct pgpk_verify_ctx *vc,
  * data with line endings made CR LF; as GnuPG does (textfilter.c), every CR
  * at the end of a line, and at the end of the data, is dropped first.
  */
-static int pgpk_verify_hash_data(EVP_MD_CTX *ctx, uint32_t type,
-				 const uint8_t *data, size_t len)
+static void pgpk_verify_hash_data(struct pgpk_digest *d, uint32_t type,
+				  const uint8_t *data, size_t len)
 {
 	const uint8_t *end = data + len, *eol;
 	size_t n;
 
-	if (type != PGPK_SIG_TEXT)
-		return EVP_DigestUpdate(ctx, data, len);
+	if (type != PGPK_SIG_TEXT) {
+		pgpk_digest_update(d, data, len);
+		return;
+	}
 	while (data < end) {
 		eol = memchr(data, '\n', end - data);
 		n = (eol ? eol : end) - data;
 		while (n && data[n - 1] == '\r')
 			n--;
-		if (!EVP_DigestUpdate(ctx, data, n))
-			return 0;
+		pgpk_digest_update(d, data, n);
 		if (!eol)
 			break;
-		if (!EVP_DigestUpdate(ctx, "\r\n", 2))
-			return 0;
+		pgpk_digest_update(d, "\r\n", 2);
 		data = eol + 1;
 	}
-	return 1;
-}
-
-/* RSA public key (n, e) as an OpenSSL EVP_PKEY. */
-static EVP_PKEY *pgpk_verify_rsa_key(const struct pgpk_key_material *m)
-{
-	OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
-	BIGNUM *n = BN_bin2bn(m->rsa_n.data, m->rsa_n.len, NULL);
-	BIGNUM *e = BN_bin2bn(m->rsa_e.data, m->rsa_e.len, NULL);
-	OSSL_PARAM *params = NULL;
-	EVP_PKEY_CTX *pctx = NULL;
-	EVP_PKEY *pkey = NULL;
-
-	if (!bld || !n || !e ||
-	    !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, n) ||
-	    !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, e))
-		goto cleanup_bn;
-	params = OSSL_PARAM_BLD_to_param(bld);
-	if (!params)
-		goto cleanup_bn;
-	pctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
-	if (!pctx || EVP_PKEY_fromdata_init(pctx) <= 0 ||
-	    EVP_PKEY_fromdata(pctx, &pkey, EVP_PKEY_PUBLIC_KEY, params) <= 0)
-		pkey = NULL;
-	EVP_PKEY_CTX_free(pctx);
-	OSSL_PARAM_free(params);
-cleanup_bn:
-	BN_free(e);
-	BN_free(n);
-	OSSL_PARAM_BLD_free(bld);
-	return pkey;
-}
-
-/*
- * RSA PKCS#1 v1.5 over @digest (RFC 9580 5.2.3.1).  The value is stored
- * without leading zeros; like the kernel's pgpk_sig_fit(), left-pad it to
- * the modulus size, and refuse it if it is longer.
- */
-static int pgpk_verify_rsa(const struct pgpk_key_material *m, const EVP_MD *md,
-			   const struct pgpk_bytes *s, const uint8_t *digest,
-			   size_t digest_len)
-{
-	EVP_PKEY_CTX *ctx = NULL;
-	EVP_PKEY *pkey;
-	uint8_t *sig;
-	size_t size;
-	int ret = -EKEYREJECTED;
-
-	pkey = pgpk_verify_rsa_key(m);
-	if (!pkey)
-		return -EBADMSG;
-	size = EVP_PKEY_get_size(pkey);
-	if (s->len > size)
-		goto cleanup_pkey;
-	sig = calloc(1, size);
-	if (!sig) {
-		ret = -ENOMEM;
-		goto cleanup_pkey;
-	}
-	memcpy(sig + size - s->len, s->data, s->len);
-	ctx = EVP_PKEY_CTX_new(pkey, NULL);
-	if (ctx && EVP_PKEY_verify_init(ctx) > 0 &&
-	    EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_PADDING) > 0 &&
-	    EVP_PKEY_CTX_set_signature_md(ctx, md) > 0 &&
-	    EVP_PKEY_verify(ctx, sig, size, digest, digest_len) == 1)
-		ret = 0;
-	EVP_PKEY_CTX_free(ctx);
-	free(sig);
-cleanup_pkey:
-	EVP_PKEY_free(pkey);
-	return ret;
 }
 
 /* The issuer a signature names, in hex: fingerprint, else key ID. */
@@ -516,18 +439,18 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 					 const struct pgpk_bytes *content)
 {
 	struct pgpk_verify_key vk = { 0 };
-	uint8_t digest[EVP_MAX_MD_SIZE];
+	uint8_t digest[PGPK_DIGEST_MAX];
 	const uint8_t *data = vc->data;
-	size_t data_len = vc->data_len, tlen;
+	size_t data_len = vc->data_len, tlen, dlen = 0;
 	enum pgpk_verdict verdict = PGPK_VERDICT_SKIPPED;
+	struct pgpk_mpi rsa_n, rsa_e, rsa_s;
 	struct pgpk_bytes hashed_fpr;
-	EVP_MD_CTX *ctx = NULL;
+	struct pgpk_digest md;
 	const char *hash_name;
-	unsigned int dlen = 0;
 	char why[512] = "", rule[256], fpr[2 * PGPK_FPR_MAX + 1], uid[256];
 	char issuer[2 * PGPK_FPR_MAX + 1];
 	uint8_t *trailer = NULL;
-	const EVP_MD *md;
+	bool md_ok;
 	int ret;
 
 	pgpk_verify_canon_issuer(sig, issuer);
@@ -564,14 +487,14 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 			sig->pubkey_algorithm);
 		goto report;
 	}
-	md = pgpk_verify_md(sig->hash_algorithm, &hash_name);
+	md_ok = pgpk_verify_md(sig->hash_algorithm, &hash_name);
 	if (sig->hash_algorithm == PGPK_HASH_MD5) {
 		/* RFC 9580 9.5: MD5 must not be used for signatures. */
 		snprintf(why, sizeof(why),
 			 "weak hash MD5 refused (never allowed)");
 		goto report;
 	}
-	if (!md) {
+	if (!md_ok) {
 		snprintf(why, sizeof(why),
 			 "unsupported algorithm: hash %s (%" PRIu32 ")",
 			 hash_name, sig->hash_algorithm);
@@ -616,21 +539,20 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 	/* RFC 9580 5.2.4: hash([salt] || data || trailer). */
 	tlen = pgpk_rebuild_trailer_len(sig);
 	trailer = malloc(tlen);
-	ctx = EVP_MD_CTX_new();
-	if (!trailer || !ctx) {
+	if (!trailer) {
 		snprintf(why, sizeof(why), "out of memory");
 		goto report;
 	}
 	pgpk_rebuild_trailer(sig, trailer);
-	if (!EVP_DigestInit_ex(ctx, md, NULL) ||
-	    (sig->version == 6 &&
-	     !EVP_DigestUpdate(ctx, sig->salt.data, sig->salt.len)) ||
-	    !pgpk_verify_hash_data(ctx, sig->type, data, data_len) ||
-	    !EVP_DigestUpdate(ctx, trailer, tlen) ||
-	    !EVP_DigestFinal_ex(ctx, digest, &dlen)) {
+	if (pgpk_digest_init(&md, sig->hash_algorithm)) {
 		snprintf(why, sizeof(why), "hashing with %s failed", hash_name);
 		goto report;
 	}
+	if (sig->version == 6)
+		pgpk_digest_update(&md, sig->salt.data, sig->salt.len);
+	pgpk_verify_hash_data(&md, sig->type, data, data_len);
+	pgpk_digest_update(&md, trailer, tlen);
+	pgpk_digest_final(&md, digest, &dlen);
 	pgpk_verify_uid(vk.cert, uid, sizeof(uid));
 	pgpk_hex(vk.fpr, vk.fpr_len, fpr);
 	/* RFC 9580 5.2.3: the left 16 bits of the hash, as a quick check. */
@@ -643,8 +565,15 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 		verdict = PGPK_VERDICT_BAD;
 		goto report;
 	}
-	ret = pgpk_verify_rsa(&vk.canon.key.material, md, &sig->rsa_s, digest,
-			      dlen);
+	/* RFC 9580 5.2.3.1: RSA PKCS#1 v1.5; a value longer than the
+	 * modulus is refused, as the kernel's pgpk_sig_fit() does. */
+	rsa_n = (struct pgpk_mpi){ vk.canon.key.material.rsa_n.data,
+				   vk.canon.key.material.rsa_n.len };
+	rsa_e = (struct pgpk_mpi){ vk.canon.key.material.rsa_e.data,
+				   vk.canon.key.material.rsa_e.len };
+	rsa_s = (struct pgpk_mpi){ sig->rsa_s.data, sig->rsa_s.len };
+	ret = pgpk_rsa_verify_digest(&rsa_n, &rsa_e, sig->hash_algorithm,
+				     digest, dlen, &rsa_s);
 	if (ret == -EKEYREJECTED) {
 		snprintf(why, sizeof(why),
 			 "BAD signature from %s (key %s): RSA check failed",
@@ -653,8 +582,10 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 		goto report;
 	}
 	if (ret) {
-		snprintf(why, sizeof(why),
-			 "malformed: RSA key of %s rejected by OpenSSL", uid);
+		snprintf(
+			why, sizeof(why),
+			"malformed: RSA key of %s unusable (modulus or exponent)",
+			uid);
 		goto report;
 	}
 	printf("Good signature from %s (key %s)\n", uid, fpr);
@@ -664,7 +595,6 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 report:
 	if (verdict != PGPK_VERDICT_GOOD)
 		pgpk_verify_report(idx, issuer, why);
-	EVP_MD_CTX_free(ctx);
 	free(trailer);
 	free(vk.blob);
 	return verdict;
@@ -815,6 +745,12 @@ static bool pgpk_verify_named_key(const struct pgpk_verify_issuers *is,
 	return false;
 }
 
+/* pgpk_parse_opts.want_subkey: is it a named key? */
+static bool pgpk_verify_wanted_subkey(const struct pgpk_pubkey *sub, void *arg)
+{
+	return pgpk_verify_named_key(arg, sub);
+}
+
 /* pgpk_parse_opts.want: does the certificate hold a named key? */
 static bool pgpk_verify_wanted(const struct pgpk_cert *cert, void *arg)
 {
@@ -844,6 +780,7 @@ static int pgpk_verify_add_keyring(struct pgpk_verify_ctx *vc, const char *path)
 	}
 	if (!vc->issuers.all) {
 		opts.want = pgpk_verify_wanted;
+		opts.want_subkey = pgpk_verify_wanted_subkey;
 		opts.want_arg = &vc->issuers;
 	}
 	ret = pgpk_cli_read_file(path, &buf, &len);

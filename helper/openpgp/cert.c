@@ -155,7 +155,7 @@ static int pgpk_rsa_load(struct pgpk_rsa *rsa, const struct pgpk_mpi *n,
 	 * "public" operation as slow as a private one. */
 	if (n->len < 64 || n->len > PGPK_MAX_RSA_N_OCTETS || !e->len ||
 	    e->len > PGPK_MAX_RSA_E_OCTETS || !(n->data[n->len - 1] & 1))
-		return -EKEYREJECTED;
+		return -EBADMSG;
 	rsa->n = BN_bin2bn(n->data, (int)n->len, NULL);
 	rsa->e = BN_bin2bn(e->data, (int)e->len, NULL);
 	rsa->mont = BN_MONT_CTX_new();
@@ -315,7 +315,7 @@ struct pgpk_md_prefix {
 	const struct pgpk_pubkey *k1;
 	const struct pgpk_pubkey *k2;
 	const struct pgpk_userid *uid;
-	EVP_MD_CTX *ctx; /* NULL until used */
+	struct pgpk_digest d; /* held while ready */
 	bool ready;
 };
 
@@ -323,9 +323,7 @@ struct pgpk_md_prefix {
 struct pgpk_vctx {
 	int64_t now;
 	bool no_verify;
-	EVP_MD_CTX *md;
 	BN_CTX *bn;
-	EVP_MD *mds[16]; /* fetched digests, by RFC id */
 	struct pgpk_md_prefix prefixes[16][2]; /* [hash][v3] */
 	size_t salted_left; /* octets v6 prefixes may still hash */
 	bool exhausted; /* a check was refused for want of budget */
@@ -358,7 +356,8 @@ static bool pgpk_sig_expired(const struct pgpk_signature *sig, int64_t now)
 
 /* RFC 9580 5.2.4: a user ID is hashed as 0xB4 (attribute 0xD1) and a
  * four-octet length; a v3 signature hashes it without header. */
-static int pgpk_hash_uid(EVP_MD_CTX *md, const struct pgpk_signature *sig,
+static int pgpk_hash_uid(struct pgpk_digest *md,
+			 const struct pgpk_signature *sig,
 			 const struct pgpk_userid *uid)
 {
 	uint8_t hdr[5];
@@ -369,10 +368,10 @@ static int pgpk_hash_uid(EVP_MD_CTX *md, const struct pgpk_signature *sig,
 		hdr[2] = (uint8_t)(uid->len >> 16);
 		hdr[3] = (uint8_t)(uid->len >> 8);
 		hdr[4] = (uint8_t)uid->len;
-		if (!EVP_DigestUpdate(md, hdr, 5))
+		if (pgpk_digest_update(md, hdr, 5))
 			return -ENOMEM;
 	}
-	return EVP_DigestUpdate(md, uid->data, uid->len) ? 0 : -ENOMEM;
+	return pgpk_digest_update(md, uid->data, uid->len);
 }
 
 static struct pgpk_rsa_slot *pgpk_rsa_slot(struct pgpk_vctx *v,
@@ -394,7 +393,8 @@ static struct pgpk_rsa_slot *pgpk_rsa_slot(struct pgpk_vctx *v,
 	return slot;
 }
 
-static int pgpk_hash_covered(EVP_MD_CTX *md, const struct pgpk_signature *sig,
+static int pgpk_hash_covered(struct pgpk_digest *md,
+			     const struct pgpk_signature *sig,
 			     const struct pgpk_pubkey *k1,
 			     const struct pgpk_pubkey *k2,
 			     const struct pgpk_userid *uid)
@@ -407,10 +407,11 @@ static int pgpk_hash_covered(EVP_MD_CTX *md, const struct pgpk_signature *sig,
 }
 
 /*
- * Start v->md for `sig`: salt (v6), key k1 [, key k2] [, uid].  0, or
- * -ENOMEM, or -E2BIG when the budget of salted prefixes is spent.
+ * Start *md for `sig`: salt (v6), key k1 [, key k2] [, uid].  0, or
+ * -ENOPKG (hash), -ENOMEM, or -E2BIG when the budget of salted prefixes
+ * is spent; on failure *md holds nothing.
  */
-static int pgpk_digest_start(struct pgpk_vctx *v, const EVP_MD *type,
+static int pgpk_digest_start(struct pgpk_vctx *v, struct pgpk_digest *md,
 			     const struct pgpk_signature *sig,
 			     const struct pgpk_pubkey *k1,
 			     const struct pgpk_pubkey *k2,
@@ -418,6 +419,7 @@ static int pgpk_digest_start(struct pgpk_vctx *v, const EVP_MD *type,
 {
 	struct pgpk_md_prefix *p;
 	size_t cost;
+	int ret;
 
 	if (sig->version == 6) {
 		cost = sig->salt_len + k1->body_len + (k2 ? k2->body_len : 0) +
@@ -427,29 +429,34 @@ static int pgpk_digest_start(struct pgpk_vctx *v, const EVP_MD *type,
 			return -E2BIG;
 		}
 		v->salted_left -= cost;
-		if (!EVP_DigestInit_ex(v->md, type, NULL) ||
-		    pgpk_hash_sig_prefix(v->md, sig) ||
-		    pgpk_hash_covered(v->md, sig, k1, k2, uid))
+		ret = pgpk_digest_init(md, sig->hash_algo);
+		if (ret)
+			return ret;
+		if (pgpk_hash_sig_prefix(md, sig) ||
+		    pgpk_hash_covered(md, sig, k1, k2, uid)) {
+			pgpk_digest_release(md);
 			return -ENOMEM;
+		}
 		return 0;
 	}
 	p = &v->prefixes[sig->hash_algo][sig->version == 3];
-	if (!p->ctx) {
-		p->ctx = EVP_MD_CTX_new();
-		if (!p->ctx)
-			return -ENOMEM;
-	}
 	if (!p->ready || p->k1 != k1 || p->k2 != k2 || p->uid != uid) {
+		if (p->ready)
+			pgpk_digest_release(&p->d);
 		p->ready = false;
-		if (!EVP_DigestInit_ex(p->ctx, type, NULL) ||
-		    pgpk_hash_covered(p->ctx, sig, k1, k2, uid))
+		ret = pgpk_digest_init(&p->d, sig->hash_algo);
+		if (ret)
+			return ret;
+		if (pgpk_hash_covered(&p->d, sig, k1, k2, uid)) {
+			pgpk_digest_release(&p->d);
 			return -ENOMEM;
+		}
 		p->k1 = k1;
 		p->k2 = k2;
 		p->uid = uid;
 		p->ready = true;
 	}
-	return EVP_MD_CTX_copy_ex(v->md, p->ctx) ? 0 : -ENOMEM;
+	return pgpk_digest_copy(md, &p->d);
 }
 
 /*
@@ -462,10 +469,8 @@ static bool pgpk_check(struct pgpk_vctx *v, const struct pgpk_pubkey *signer,
 		       const struct pgpk_userid *uid)
 {
 	uint8_t digest[EVP_MAX_MD_SIZE], recovered[EVP_MAX_MD_SIZE];
-	unsigned int dlen = 0;
-	size_t rec_len = 0;
-	const char *name;
-	EVP_MD *type;
+	struct pgpk_digest md;
+	size_t rec_len = 0, dlen = 0;
 	struct pgpk_rsa_slot *slot;
 	bool good = false, rsa;
 
@@ -488,15 +493,9 @@ static bool pgpk_check(struct pgpk_vctx *v, const struct pgpk_pubkey *signer,
 	if (!pgpk_pk_algo_is_rsa(signer->algo) && sig->pk_algo != signer->algo)
 		goto done;
 	/* GnuPG refuses MD5 signatures by default. */
-	name = pgpk_md_name(sig->hash_algo);
-	if (!name || sig->hash_algo == PGPK_HASH_MD5)
+	if (!pgpk_md_name(sig->hash_algo) || sig->hash_algo == PGPK_HASH_MD5)
 		goto done;
-	if (sig->hash_algo >= sizeof(v->mds) / sizeof(v->mds[0]))
-		goto done;
-	if (!v->mds[sig->hash_algo])
-		v->mds[sig->hash_algo] = EVP_MD_fetch(NULL, name, NULL);
-	type = v->mds[sig->hash_algo];
-	if (!type)
+	if (sig->hash_algo >= sizeof(v->prefixes) / sizeof(v->prefixes[0]))
 		goto done;
 	rsa = pgpk_pk_algo_is_rsa(signer->algo);
 	/* Flooding: cheap refusals before any hashing. */
@@ -516,9 +515,13 @@ static bool pgpk_check(struct pgpk_vctx *v, const struct pgpk_pubkey *signer,
 			    sig->quick_check)
 			goto done;
 	}
-	if (pgpk_digest_start(v, type, sig, k1, k2, uid) ||
-	    pgpk_hash_sig_trailer(v->md, sig) ||
-	    !EVP_DigestFinal_ex(v->md, digest, &dlen))
+	if (pgpk_digest_start(v, &md, sig, k1, k2, uid))
+		goto done;
+	if (pgpk_hash_sig_trailer(&md, sig)) {
+		pgpk_digest_release(&md);
+		goto done;
+	}
+	if (pgpk_digest_final(&md, digest, &dlen))
 		goto done;
 	/* RFC 9580 5.2.3: the left 16 bits must match before any RSA (v3,
 	 * v4: their digest is cheap, the prefix shared). */
@@ -796,7 +799,8 @@ static void pgpk_validate_subkey(struct pgpk_vctx *v, struct pgpk_cert *cert,
 		sub->backsig = pgpk_check_backsig(v, cert, sub, b);
 }
 
-static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert)
+static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert,
+			       const struct pgpk_parse_opts *opts)
 {
 	struct pgpk_pubkey *pri = &cert->primary;
 	struct pgpk_signature *dk;
@@ -886,6 +890,9 @@ static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert)
 	for (i = 0; i < cert->nsubkeys; i++) {
 		struct pgpk_pubkey *sub = &cert->subkeys[i];
 
+		if (opts->want_subkey &&
+		    !opts->want_subkey(sub, opts->want_arg))
+			continue; /* left invalid, its signatures unchecked */
 		pgpk_validate_subkey(v, cert, sub);
 		/* GnuPG: the primary's state carries over to subkeys. */
 		if (!pri->valid)
@@ -925,9 +932,8 @@ static int pgpk_vctx_init(struct pgpk_vctx *v, const struct pgpk_keyring *ring,
 		.no_verify = no_verify,
 		.salted_left = PGPK_SALTED_BUDGET(ring->input.packets_len),
 	};
-	v->md = EVP_MD_CTX_new();
 	v->bn = BN_CTX_new();
-	return v->md && v->bn ? 0 : -ENOMEM;
+	return v->bn ? 0 : -ENOMEM;
 }
 
 static void pgpk_vctx_release(struct pgpk_vctx *v)
@@ -936,13 +942,11 @@ static void pgpk_vctx_release(struct pgpk_vctx *v)
 
 	pgpk_rsa_release(&v->slots[0].rsa);
 	pgpk_rsa_release(&v->slots[1].rsa);
-	for (i = 0; i < sizeof(v->mds) / sizeof(v->mds[0]); i++) {
-		EVP_MD_free(v->mds[i]);
+	for (i = 0; i < sizeof(v->prefixes) / sizeof(v->prefixes[0]); i++)
 		for (j = 0; j < 2; j++)
-			EVP_MD_CTX_free(v->prefixes[i][j].ctx);
-	}
+			if (v->prefixes[i][j].ready)
+				pgpk_digest_release(&v->prefixes[i][j].d);
 	BN_CTX_free(v->bn);
-	EVP_MD_CTX_free(v->md);
 }
 
 static void *pgpk_worker_run(void *arg)
@@ -957,7 +961,7 @@ static void *pgpk_worker_run(void *arg)
 		struct pgpk_cert *cert = &w->ring->certs[i];
 
 		if (!w->opts->want || w->opts->want(cert, w->opts->want_arg))
-			pgpk_validate_cert(&v, cert);
+			pgpk_validate_cert(&v, cert, w->opts);
 	}
 	pgpk_vctx_release(&v);
 	w->verified = v.verified;
