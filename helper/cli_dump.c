@@ -11,9 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-
 #include "helper/commands.h"
+#include "helper/pgpk_digest.h"
 #include "kernel/pgpk_canon.h"
 #include "kernel/pgpk_rebuild.h"
 
@@ -167,24 +166,20 @@ static unsigned int pgpk_dump_fpr(const struct pgpk_key_material *m, u8 *fpr)
 {
 	size_t blen = pgpk_rebuild_key_len(m);
 	u8 prefix[PGPK_PREFIX_MAX], *body = malloc(blen ? blen : 1);
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	unsigned int n = 0;
-	size_t plen;
+	struct pgpk_digest d;
+	size_t plen, n = 0;
 
-	if (!body || !ctx)
+	if (!body || pgpk_digest_init(&d, m->version == 6 ? PGPK_HASH_SHA256 :
+							    PGPK_HASH_SHA1))
 		goto out_free;
 	pgpk_rebuild_key(m, body);
 	plen = pgpk_rebuild_key_prefix(m, blen, prefix);
-	if (!EVP_DigestInit_ex(ctx, m->version == 6 ? EVP_sha256() : EVP_sha1(),
-			       NULL) ||
-	    !EVP_DigestUpdate(ctx, prefix, plen) ||
-	    !EVP_DigestUpdate(ctx, body, blen) ||
-	    !EVP_DigestFinal_ex(ctx, fpr, &n))
-		n = 0;
+	pgpk_digest_update(&d, prefix, plen);
+	pgpk_digest_update(&d, body, blen);
+	pgpk_digest_final(&d, fpr, &n);
 out_free:
-	EVP_MD_CTX_free(ctx);
 	free(body);
-	return n;
+	return (unsigned int)n;
 }
 
 /* The fingerprint, key ID and (with a user ID) the key description the
@@ -192,7 +187,7 @@ out_free:
  * the last 8 hex digits of the key ID in lower case. */
 static void pgpk_dump_ids(struct pgpk_dump *d, const struct pgpk_key *k)
 {
-	u8 fpr[EVP_MAX_MD_SIZE];
+	u8 fpr[PGPK_DIGEST_MAX];
 	struct pgpk_bytes b = { .data = fpr };
 	unsigned int n = pgpk_dump_fpr(&k->material, fpr);
 	const u8 *kid;

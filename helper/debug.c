@@ -14,10 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-
 #include "helper/pgpk_broker.h"
 #include "helper/pgpk_child.h"
+#include "helper/pgpk_digest.h"
 #include "helper/pgpk_runtime.h"
 
 struct pgpk_debug {
@@ -183,7 +182,6 @@ int pgpk_cmd_debug(int argc, char **argv)
 	struct pgpk_broker_result res;
 	struct pgpk_request req;
 	const char *kind = NULL, *path = NULL, *select = NULL;
-	unsigned int md_len;
 	char desc[160], why[256];
 	uint8_t *data;
 	size_t len = 0;
@@ -218,7 +216,7 @@ int pgpk_cmd_debug(int argc, char **argv)
 	}
 	/* The description the kernel would have sent for these bytes. */
 	memset(&req, 0, sizeof(req));
-	EVP_Digest(data, len, req.sha256, &md_len, EVP_sha256(), NULL);
+	pgpk_digest(PGPK_HASH_SHA256, data, len, req.sha256, NULL);
 	r = snprintf(desc, sizeof(desc), "%s:", kind);
 	for (i = 0; i < 32; i++)
 		r += snprintf(desc + r, sizeof(desc) - (size_t)r, "%02x",

@@ -9,8 +9,8 @@
  * can use, and nothing more (every upcall process pays for it):
  *  - SHA-1, SHA-2, MD5, RIPEMD-160: nothing; the parser calls their
  *    block functions, which need no initialisation (helper/pgpk_digest.h);
- *  - RSA: nothing beyond one Montgomery exponentiation; the parser checks
- *    RSA with OpenSSL's BN functions, never through EVP_PKEY;
+ *  - RSA: nothing; the parser checks RSA with OpenSSL's BN functions
+ *    (Montgomery exponentiation: no global state), never through EVP_PKEY;
  *  - SHA-3 (self-signatures may use it): one EVP digest of each, which
  *    also builds every digest method of the default provider (EdDSA
  *    fetches SHA-512 and SHAKE256 internally);
@@ -446,9 +446,8 @@ int pgpk_sandbox_preload_crypto(void)
 	/* The per-thread error state, as a refused signature would make it. */
 	ERR_set_mark();
 	ERR_pop_to_mark();
-	/* SHA-3, and with it every digest method; one RSA check. */
-	if (pgpk_digests_once(sha256) ||
-	    pgpk_rsa_verify_once(pgpk_warm_s, sizeof(pgpk_warm_s), sha256) != 1)
+	/* SHA-3, and with it every digest method. */
+	if (pgpk_digests_once(sha256))
 		return -ENOPKG;
 	/* DSA, ECDSA, EdDSA: the methods; their use allocates only. */
 	for (i = 0;
