@@ -572,8 +572,9 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 	rsa_e = (struct pgpk_mpi){ vk.canon.key.material.rsa_e.data,
 				   vk.canon.key.material.rsa_e.len };
 	rsa_s = (struct pgpk_mpi){ sig->rsa_s.data, sig->rsa_s.len };
-	ret = pgpk_rsa_verify_digest(&rsa_n, &rsa_e, sig->hash_algorithm,
-				     digest, dlen, &rsa_s);
+	ret = pgpk_key_rsa_verify_digest(vk.pub, &rsa_n, &rsa_e,
+					 sig->hash_algorithm, digest, dlen,
+					 &rsa_s);
 	if (ret == -EKEYREJECTED) {
 		snprintf(why, sizeof(why),
 			 "BAD signature from %s (key %s): RSA check failed",

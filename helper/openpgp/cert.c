@@ -284,6 +284,32 @@ int pgpk_rsa_verify_digest(const struct pgpk_mpi *n, const struct pgpk_mpi *e,
 	return ret;
 }
 
+static bool pgpk_mpi_eq(const struct pgpk_mpi *a, const struct pgpk_mpi *b)
+{
+	return a->len == b->len && !memcmp(a->data, b->data, a->len);
+}
+
+int pgpk_key_rsa_verify_digest(const struct pgpk_pubkey *key,
+			       const struct pgpk_mpi *n,
+			       const struct pgpk_mpi *e, unsigned int hash_algo,
+			       const uint8_t *digest, size_t digest_len,
+			       const struct pgpk_mpi *s)
+{
+	BN_CTX *bn;
+	int ret;
+
+	if (!key->rsa || !pgpk_mpi_eq(n, &key->rsa_n) ||
+	    !pgpk_mpi_eq(e, &key->rsa_e))
+		return pgpk_rsa_verify_digest(n, e, hash_algo, digest,
+					      digest_len, s);
+	bn = BN_CTX_new();
+	if (!bn)
+		return -ENOMEM;
+	ret = pgpk_rsa_check(key->rsa, bn, hash_algo, digest, digest_len, s);
+	BN_CTX_free(bn);
+	return ret;
+}
+
 /*
  * Work bounds against certificate flooding (anyone can append signatures
  * to a published key; none verifies, each costs a digest and maybe an RSA
@@ -327,14 +353,6 @@ struct pgpk_vctx {
 	struct pgpk_md_prefix prefixes[16][2]; /* [hash][v3] */
 	size_t salted_left; /* octets v6 prefixes may still hash */
 	bool exhausted; /* a check was refused for want of budget */
-	/* Two loaded keys (primary and the subkey being checked): loading
-	 * one costs about half a verification. */
-	struct pgpk_rsa_slot {
-		const struct pgpk_pubkey *key;
-		struct pgpk_rsa rsa;
-		int ret;
-	} slots[2];
-	unsigned int last_slot;
 	size_t verified;
 };
 
@@ -374,23 +392,40 @@ static int pgpk_hash_uid(struct pgpk_digest *md,
 	return pgpk_digest_update(md, uid->data, uid->len);
 }
 
-static struct pgpk_rsa_slot *pgpk_rsa_slot(struct pgpk_vctx *v,
-					   const struct pgpk_pubkey *key)
+/*
+ * The RSA key of `ckey`, loaded at its first use and kept with the
+ * keyring (pgpk_keyring_free()): setting up its Montgomery context costs
+ * a third of a verification, and verify checks the document's signature
+ * with the same key afterwards (pgpk_key_rsa_verify_digest()).  NULL if
+ * the key is unusable (pgpk_rsa_load()) or memory ran out.  A key is
+ * only ever checked by the thread validating its certificate.
+ */
+static const struct pgpk_rsa *pgpk_key_rsa(const struct pgpk_pubkey *ckey,
+					   BN_CTX *bn)
 {
-	struct pgpk_rsa_slot *slot;
-	unsigned int i;
+	/* A cache: the keyring under validation owns its keys. */
+	struct pgpk_pubkey *key = (struct pgpk_pubkey *)(uintptr_t)ckey;
 
-	for (i = 0; i < 2; i++)
-		if (v->slots[i].key == key) {
-			v->last_slot = i;
-			return &v->slots[i];
-		}
-	v->last_slot ^= 1;
-	slot = &v->slots[v->last_slot];
-	pgpk_rsa_release(&slot->rsa);
-	slot->key = key;
-	slot->ret = pgpk_rsa_load(&slot->rsa, &key->rsa_n, &key->rsa_e, v->bn);
-	return slot;
+	if (key->rsa || key->rsa_err)
+		return key->rsa;
+	key->rsa = malloc(sizeof(*key->rsa));
+	key->rsa_err = key->rsa ? pgpk_rsa_load(key->rsa, &key->rsa_n,
+						&key->rsa_e, bn) :
+				  -ENOMEM;
+	if (key->rsa_err) {
+		free(key->rsa);
+		key->rsa = NULL;
+	}
+	return key->rsa;
+}
+
+static void pgpk_key_rsa_release(struct pgpk_pubkey *key)
+{
+	if (!key->rsa)
+		return;
+	pgpk_rsa_release(key->rsa);
+	free(key->rsa);
+	key->rsa = NULL;
 }
 
 static int pgpk_hash_covered(struct pgpk_digest *md,
@@ -471,7 +506,7 @@ static bool pgpk_check(struct pgpk_vctx *v, const struct pgpk_pubkey *signer,
 	uint8_t digest[EVP_MAX_MD_SIZE], recovered[EVP_MAX_MD_SIZE];
 	struct pgpk_digest md;
 	size_t rec_len = 0, dlen = 0;
-	struct pgpk_rsa_slot *slot;
+	const struct pgpk_rsa *key;
 	bool good = false, rsa;
 
 	if (sig->verified)
@@ -505,12 +540,12 @@ static bool pgpk_check(struct pgpk_vctx *v, const struct pgpk_pubkey *signer,
 	if (rsa && sig->version == 6) {
 		/* Salted: its digest is not shared with the others, so the
 		 * value is checked first (the quick check too). */
-		slot = pgpk_rsa_slot(v, signer);
-		if (slot->ret)
+		key = pgpk_key_rsa(signer, v->bn);
+		if (!key)
 			goto done;
 		v->verified++;
-		if (pgpk_rsa_recover(&slot->rsa, v->bn, sig->hash_algo,
-				     &sig->rsa_s, recovered, &rec_len) ||
+		if (pgpk_rsa_recover(key, v->bn, sig->hash_algo, &sig->rsa_s,
+				     recovered, &rec_len) ||
 		    ((unsigned int)recovered[0] << 8 | recovered[1]) !=
 			    sig->quick_check)
 			goto done;
@@ -538,11 +573,11 @@ static bool pgpk_check(struct pgpk_vctx *v, const struct pgpk_pubkey *signer,
 		good = dlen == rec_len && !memcmp(recovered, digest, dlen);
 		goto done;
 	}
-	slot = pgpk_rsa_slot(v, signer);
-	if (slot->ret)
+	key = pgpk_key_rsa(signer, v->bn);
+	if (!key)
 		goto done;
 	v->verified++;
-	good = !pgpk_rsa_check(&slot->rsa, v->bn, sig->hash_algo, digest, dlen,
+	good = !pgpk_rsa_check(key, v->bn, sig->hash_algo, digest, dlen,
 			       &sig->rsa_s);
 done:
 	sig->verified = good ? 1 : -1;
@@ -940,8 +975,6 @@ static void pgpk_vctx_release(struct pgpk_vctx *v)
 {
 	size_t i, j;
 
-	pgpk_rsa_release(&v->slots[0].rsa);
-	pgpk_rsa_release(&v->slots[1].rsa);
 	for (i = 0; i < sizeof(v->prefixes) / sizeof(v->prefixes[0]); i++)
 		for (j = 0; j < 2; j++)
 			if (v->prefixes[i][j].ready)
@@ -1111,9 +1144,15 @@ error_free_pkts:
 void pgpk_keyring_free(struct pgpk_keyring *ring)
 {
 	struct pgpk_ring_priv *priv;
+	size_t i, j;
 
 	if (!ring)
 		return;
+	for (i = 0; i < ring->ncerts; i++) {
+		pgpk_key_rsa_release(&ring->certs[i].primary);
+		for (j = 0; j < ring->certs[i].nsubkeys; j++)
+			pgpk_key_rsa_release(&ring->certs[i].subkeys[j]);
+	}
 	priv = ring->arena;
 	if (priv) {
 		free(priv->uids);
