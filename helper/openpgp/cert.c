@@ -812,7 +812,8 @@ static uint32_t pgpk_bound_at(struct pgpk_vctx *v, struct pgpk_cert *cert,
 }
 
 static void pgpk_validate_subkey(struct pgpk_vctx *v, struct pgpk_cert *cert,
-				 struct pgpk_pubkey *sub)
+				 struct pgpk_pubkey *sub,
+				 const struct pgpk_parse_opts *opts)
 {
 	struct pgpk_pubkey *pri = &cert->primary;
 	struct pgpk_signature *b;
@@ -824,7 +825,10 @@ static void pgpk_validate_subkey(struct pgpk_vctx *v, struct pgpk_cert *cert,
 		return;
 	sub->binding = b;
 	sub->valid = true;
-	sub->bound_at = pgpk_bound_at(v, cert, sub, b);
+	/* Without the older bindings' checks: the deciding one's time, the
+	 * later (refuses more, never less). */
+	sub->bound_at =
+		opts->no_bound_at ? b->created : pgpk_bound_at(v, cert, sub, b);
 	sub->has_key_flags = b->has_key_flags;
 	sub->key_flags = b->key_flags;
 	sub->usage = pgpk_usage_from(b->has_key_flags, b->key_flags, sub->algo);
@@ -928,7 +932,7 @@ static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert,
 		if (opts->want_subkey &&
 		    !opts->want_subkey(sub, opts->want_arg))
 			continue; /* left invalid, its signatures unchecked */
-		pgpk_validate_subkey(v, cert, sub);
+		pgpk_validate_subkey(v, cert, sub, opts);
 		/* GnuPG: the primary's state carries over to subkeys. */
 		if (!pri->valid)
 			sub->valid = false;
@@ -982,6 +986,29 @@ static void pgpk_vctx_release(struct pgpk_vctx *v)
 	BN_CTX_free(v->bn);
 }
 
+static void pgpk_parse_sigs(struct pgpk_signature *sigs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		/* Kept but ignored if it does not parse (see openpgp.h). */
+		if (pgpk_signature_parse(sigs[i].body, sigs[i].body_len,
+					 sigs[i].offset, &sigs[i], NULL))
+			sigs[i].malformed = true;
+}
+
+/* Every signature of a certificate (pgpk_build() only framed them). */
+static void pgpk_parse_cert_sigs(struct pgpk_cert *cert)
+{
+	size_t i;
+
+	pgpk_parse_sigs(cert->primary.sigs, cert->primary.nsigs);
+	for (i = 0; i < cert->nuids; i++)
+		pgpk_parse_sigs(cert->uids[i].sigs, cert->uids[i].nsigs);
+	for (i = 0; i < cert->nsubkeys; i++)
+		pgpk_parse_sigs(cert->subkeys[i].sigs, cert->subkeys[i].nsigs);
+}
+
 static void *pgpk_worker_run(void *arg)
 {
 	struct pgpk_worker *w = arg;
@@ -993,6 +1020,10 @@ static void *pgpk_worker_run(void *arg)
 	for (i = w->first; !w->ret && i < w->ring->ncerts; i += w->stride) {
 		struct pgpk_cert *cert = &w->ring->certs[i];
 
+		/* Signatures are parsed here, on the validating threads: a
+		 * keyring's 50,000 (third-party certifications mostly) were
+		 * a sequential tenth of `list`. */
+		pgpk_parse_cert_sigs(cert);
 		if (!w->opts->want || w->opts->want(cert, w->opts->want_arg))
 			pgpk_validate_cert(&v, cert, w->opts);
 	}
@@ -1275,13 +1306,12 @@ static int pgpk_build(struct pgpk_keyring *ring, const struct pgpk_packet *pkts,
 		case PGPK_TAG_SIGNATURE:
 			if (!comp_sigs)
 				break;
+			/* Parsed where its certificate is validated
+			 * (pgpk_parse_cert_sigs()), on several threads. */
 			sig = &priv->sigs[nsig++];
-			ret = pgpk_signature_parse(p->body, p->len, p->offset,
-						   sig, NULL);
-			if (ret) {
-				/* Kept but ignored (see openpgp.h). */
-				sig->malformed = true;
-			}
+			sig->body = p->body;
+			sig->body_len = p->len;
+			sig->offset = p->offset;
 			if (!*comp_nsigs)
 				*comp_sigs = sig;
 			(*comp_nsigs)++;

@@ -286,6 +286,9 @@ struct pgpk_parse_opts {
 	 * invalid.  A signature by the primary key needs none of them. */
 	bool (*want_subkey)(const struct pgpk_pubkey *sub, void *arg);
 	void *want_arg; /* for both */
+	/* A subkey's bound_at is its deciding binding's time, its older
+	 * bindings left unchecked (list shows no bound time). */
+	bool no_bound_at;
 };
 
 /* A parsed keyring: one or more certificates. */
