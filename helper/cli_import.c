@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "helper/commands.h"
 #include "helper/openpgp/openpgp.h"
@@ -205,20 +206,27 @@ static void pgpk_import_key(struct pgpk_import *im,
 
 static int pgpk_import_file(struct pgpk_import *im, const char *path)
 {
-	struct pgpk_parse_opts opts = { .now = (int64_t)time(NULL) };
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct pgpk_parse_opts opts = {
+		.now = (int64_t)time(NULL),
+		/* As list: a keyring's certificates on every CPU. */
+		.threads = ncpu > 1 ? (unsigned int)(ncpu > 8 ? 8 : ncpu) : 1,
+		.borrow_input = true,
+	};
 	struct pgpk_error err = { 0 };
 	const struct pgpk_input *in;
 	struct pgpk_keyring *ring;
 	size_t c, k, start, end;
-	uint8_t *data;
+	const uint8_t *data;
+	bool mapped;
 	size_t len;
 	int ret;
 
-	if (pgpk_cli_read_file(path, &data, &len))
+	if (pgpk_cli_map_file(path, &data, &len, &mapped))
 		return -EIO;
 	ret = pgpk_keyring_parse(data, len, &opts, &ring, &err);
-	free(data);
 	if (ret) {
+		pgpk_cli_unmap_file(data, len, mapped);
 		fprintf(stderr, "pgpk-helper import: %s: %s (offset %zu)\n",
 			path, err.msg, err.offset);
 		return ret;
@@ -242,6 +250,7 @@ static int pgpk_import_file(struct pgpk_import *im, const char *path)
 					end - start);
 	}
 	pgpk_keyring_free(ring);
+	pgpk_cli_unmap_file(data, len, mapped);
 	return 0;
 }
 

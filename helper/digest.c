@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include <openssl/evp.h>
-#include <openssl/md5.h>
 #include <openssl/ripemd.h>
 #include <openssl/sha.h>
 
@@ -22,8 +21,6 @@ _Static_assert(sizeof(SHA256_CTX) <= sizeof(((struct pgpk_digest *)0)->state),
 	       "pgpk_digest state too small for SHA256_CTX");
 _Static_assert(sizeof(SHA_CTX) <= sizeof(((struct pgpk_digest *)0)->state),
 	       "pgpk_digest state too small for SHA_CTX");
-_Static_assert(sizeof(MD5_CTX) <= sizeof(((struct pgpk_digest *)0)->state),
-	       "pgpk_digest state too small for MD5_CTX");
 _Static_assert(sizeof(RIPEMD160_CTX) <=
 		       sizeof(((struct pgpk_digest *)0)->state),
 	       "pgpk_digest state too small for RIPEMD160_CTX");
@@ -31,8 +28,6 @@ _Static_assert(sizeof(RIPEMD160_CTX) <=
 size_t pgpk_digest_size(unsigned int algo)
 {
 	switch (algo) {
-	case PGPK_HASH_MD5:
-		return 16;
 	case PGPK_HASH_SHA1:
 	case PGPK_HASH_RIPEMD160:
 		return 20;
@@ -72,9 +67,6 @@ int pgpk_digest_init(struct pgpk_digest *d, unsigned int algo)
 	d->algo = 0;
 	d->evp = NULL;
 	switch (algo) {
-	case PGPK_HASH_MD5:
-		MD5_Init(s);
-		break;
 	case PGPK_HASH_SHA1:
 		SHA1_Init(s);
 		break;
@@ -117,9 +109,6 @@ int pgpk_digest_update(struct pgpk_digest *d, const void *data, size_t len)
 	void *s = &d->state;
 
 	switch (d->algo) {
-	case PGPK_HASH_MD5:
-		MD5_Update(s, data, len);
-		return 0;
 	case PGPK_HASH_SHA1:
 		SHA1_Update(s, data, len);
 		return 0;
@@ -160,9 +149,6 @@ int pgpk_digest_final(struct pgpk_digest *d, uint8_t *out, size_t *out_len)
 	int ret = 0;
 
 	switch (d->algo) {
-	case PGPK_HASH_MD5:
-		MD5_Final(out, s);
-		break;
 	case PGPK_HASH_SHA1:
 		SHA1_Final(out, s);
 		break;

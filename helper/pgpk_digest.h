@@ -7,7 +7,7 @@
  * name, copies them into the library's name map and builds a method for
  * every digest of the default provider: 3.6 M instructions, a third of a
  * whole `pgpk-helper verify`, paid again by every upcall.  The SHA-1,
- * SHA-2, MD5 and RIPEMD-160 functions libcrypto exports (SHA256_Init()
+ * SHA-2 and RIPEMD-160 functions libcrypto exports (SHA256_Init()
  * and the like: deprecated in OpenSSL 3.0, not removed; the very code
  * the default provider runs, with the same assembly) need none of it:
  * no initialisation, nothing to warm up before the seccomp filter.
@@ -55,7 +55,12 @@ struct pgpk_digest {
 	} state;
 };
 
-/* Octets of an algorithm's digest, 0 if not one of the above. */
+/*
+ * MD5 is never computed: RFC 9580 9.5 forbids it for signatures, and
+ * every caller refuses it before hashing (pgpk_digest_init(): -ENOPKG).
+ */
+
+/* Octets of an algorithm's digest, 0 for MD5 and unknown ones. */
 size_t pgpk_digest_size(unsigned int algo);
 
 /*

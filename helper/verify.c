@@ -100,6 +100,22 @@ struct pgpk_verify_ctx {
 	int64_t now;
 	const uint8_t *data; /* detached data, or NULL */
 	size_t data_len;
+	/*
+	 * The digest of the signed data, for the next v4 signature over the
+	 * same bytes with the same hash and type (an InRelease's signatures:
+	 * each hashes the data before its own trailer, RFC 9580 5.2.4).
+	 * Only data that outlives every signature is kept: the DATA file, a
+	 * message's content, a canonical blob's; and only when there are
+	 * several signatures (share_data).
+	 */
+	bool share_data;
+	struct pgpk_verify_data_md {
+		bool ready;
+		const uint8_t *data;
+		size_t len;
+		uint32_t hash, type;
+		struct pgpk_digest d;
+	} data_md;
 };
 
 /* A key found for a signature, with its canonical form decoded. */
@@ -396,6 +412,47 @@ static void pgpk_verify_hash_data(struct pgpk_digest *d, uint32_t type,
 	}
 }
 
+/*
+ * Start *md with [salt ||] data for @sig; 0 or -ENOPKG / -ENOMEM.  A v4
+ * signature's data digest is shared through vc->data_md when @keep says
+ * the data stays where it is for the whole command.
+ */
+static int pgpk_verify_data_digest(struct pgpk_verify_ctx *vc,
+				   const struct pgpk_sig *sig,
+				   const uint8_t *data, size_t len, bool keep,
+				   struct pgpk_digest *md)
+{
+	struct pgpk_verify_data_md *c = &vc->data_md;
+	int ret;
+
+	if (sig->version == 6 || !keep || !vc->share_data) {
+		ret = pgpk_digest_init(md, sig->hash_algorithm);
+		if (ret)
+			return ret;
+		if (sig->version == 6)
+			pgpk_digest_update(md, sig->salt.data, sig->salt.len);
+		pgpk_verify_hash_data(md, sig->type, data, len);
+		return 0;
+	}
+	if (!c->ready || c->data != data || c->len != len ||
+	    c->hash != sig->hash_algorithm || c->type != sig->type) {
+		if (c->ready)
+			pgpk_digest_release(&c->d);
+		c->ready = false;
+		ret = pgpk_digest_init(&c->d, sig->hash_algorithm);
+		if (ret)
+			return ret;
+		pgpk_verify_hash_data(&c->d, sig->type, data, len);
+		*c = (struct pgpk_verify_data_md){ .ready = true,
+						   .data = data,
+						   .len = len,
+						   .hash = sig->hash_algorithm,
+						   .type = sig->type,
+						   .d = c->d };
+	}
+	return pgpk_digest_copy(md, &c->d);
+}
+
 /* The issuer a signature names, in hex: fingerprint, else key ID. */
 static void pgpk_verify_issuer(const uint8_t *fpr, size_t fpr_len,
 			       const uint8_t *keyid, char *out)
@@ -431,12 +488,14 @@ static void pgpk_verify_report(size_t idx, const char *issuer, const char *why)
 
 /*
  * Verify signature number @idx, @sig (decoded from its canonical form),
- * over @content when the signature carries it, else the DATA file.
- * Prints its line, returns its verdict.
+ * over @content when the signature carries it, else the DATA file;
+ * @content_kept: @content stays for the whole command.  Prints its line,
+ * returns its verdict.
  */
-static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
-					 size_t idx, const struct pgpk_sig *sig,
-					 const struct pgpk_bytes *content)
+static enum pgpk_verdict pgpk_verify_one(struct pgpk_verify_ctx *vc, size_t idx,
+					 const struct pgpk_sig *sig,
+					 const struct pgpk_bytes *content,
+					 bool content_kept)
 {
 	struct pgpk_verify_key vk = { 0 };
 	uint8_t digest[PGPK_DIGEST_MAX];
@@ -450,7 +509,7 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 	char why[512] = "", rule[256], fpr[2 * PGPK_FPR_MAX + 1], uid[256];
 	char issuer[2 * PGPK_FPR_MAX + 1];
 	uint8_t *trailer = NULL;
-	bool md_ok;
+	bool md_ok, keep = true;
 	int ret;
 
 	pgpk_verify_canon_issuer(sig, issuer);
@@ -463,6 +522,7 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 		}
 		data = content->data;
 		data_len = content->len;
+		keep = content_kept;
 	} else if (!data) {
 		snprintf(why, sizeof(why),
 			 "detached signature: the signed DATA file is missing");
@@ -544,13 +604,10 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 		goto report;
 	}
 	pgpk_rebuild_trailer(sig, trailer);
-	if (pgpk_digest_init(&md, sig->hash_algorithm)) {
+	if (pgpk_verify_data_digest(vc, sig, data, data_len, keep, &md)) {
 		snprintf(why, sizeof(why), "hashing with %s failed", hash_name);
 		goto report;
 	}
-	if (sig->version == 6)
-		pgpk_digest_update(&md, sig->salt.data, sig->salt.len);
-	pgpk_verify_hash_data(&md, sig->type, data, data_len);
 	pgpk_digest_update(&md, trailer, tlen);
 	pgpk_digest_final(&md, digest, &dlen);
 	pgpk_verify_uid(vk.cert, uid, sizeof(uid));
@@ -602,7 +659,7 @@ report:
 }
 
 /* Signature @idx of an OpenPGP input, through its canonical form. */
-static enum pgpk_verdict pgpk_verify_converted(const struct pgpk_verify_ctx *vc,
+static enum pgpk_verdict pgpk_verify_converted(struct pgpk_verify_ctx *vc,
 					       const struct pgpk_sigset *set,
 					       size_t idx)
 {
@@ -635,11 +692,19 @@ static enum pgpk_verdict pgpk_verify_converted(const struct pgpk_verify_ctx *vc,
 			"malformed: canonical signature refused by the strict decoder: %s at offset %" PRIu32,
 			pgpk_canon_reason_str(cerr.reason), cerr.offset);
 		pgpk_verify_report(idx, "(unknown)", why);
+	} else if (!PGPK_HAS(&canon, PGPK_CANON_CONTENT)) {
+		v = pgpk_verify_one(vc, idx, &canon.sig, NULL, false);
 	} else {
+		/* The blob's copy of the message, or (the same octets,
+		 * compared) the message itself, which outlives the blob. */
+		struct pgpk_bytes msg = { set->content, (u32)set->content_len };
+		bool same = set->has_content &&
+			    set->content_len == canon.content.len &&
+			    !memcmp(set->content, canon.content.data,
+				    canon.content.len);
+
 		v = pgpk_verify_one(vc, idx, &canon.sig,
-				    PGPK_HAS(&canon, PGPK_CANON_CONTENT) ?
-					    &canon.content :
-					    NULL);
+				    same ? &msg : &canon.content, same);
 	}
 	free(blob);
 	return v;
@@ -650,7 +715,7 @@ static enum pgpk_verdict pgpk_verify_converted(const struct pgpk_verify_ctx *vc,
  * (kernel/pgpk_verify.c pgpk_sig_obtain()): its signature, then each of
  * Canonical.more_signatures.
  */
-static void pgpk_verify_canonical(const struct pgpk_verify_ctx *vc,
+static void pgpk_verify_canonical(struct pgpk_verify_ctx *vc,
 				  const uint8_t *blob, size_t len,
 				  size_t count[3])
 {
@@ -673,9 +738,9 @@ static void pgpk_verify_canonical(const struct pgpk_verify_ctx *vc,
 		return;
 	}
 	content = PGPK_HAS(&canon, PGPK_CANON_CONTENT) ? &canon.content : NULL;
-	count[pgpk_verify_one(vc, idx++, &canon.sig, content)]++;
+	count[pgpk_verify_one(vc, idx++, &canon.sig, content, true)]++;
 	while (!pgpk_canon_next(&canon.more_signatures, &pos, &sig))
-		count[pgpk_verify_one(vc, idx++, &sig, content)]++;
+		count[pgpk_verify_one(vc, idx++, &sig, content, true)]++;
 }
 
 static void pgpk_verify_usage(void)
@@ -918,6 +983,8 @@ int pgpk_cmd_verify(int argc, char **argv)
 			goto cleanup;
 
 	/* Every signature, then the document's verdict (apt's rule). */
+	vc.share_data =
+		canonical ? named.more_signatures.count > 0 : set->nsigs > 1;
 	if (canonical)
 		pgpk_verify_canonical(&vc, sig_buf, sig_len, count);
 	else
@@ -934,6 +1001,8 @@ int pgpk_cmd_verify(int argc, char **argv)
 		ret = count[PGPK_VERDICT_GOOD] >= need ? 0 : 2;
 
 cleanup:
+	if (vc.data_md.ready)
+		pgpk_digest_release(&vc.data_md.d);
 	for (i = 0; i < vc.nrings; i++)
 		pgpk_keyring_free(vc.rings[i]);
 	pgpk_sigset_free(set);

@@ -7,7 +7,7 @@
  * call the filter kills.  The broker therefore initialises OpenSSL and
  * fills its method store once, before fork(), with what the parser child
  * can use, and nothing more (every upcall process pays for it):
- *  - SHA-1, SHA-2, MD5, RIPEMD-160: nothing; the parser calls their
+ *  - SHA-1, SHA-2, RIPEMD-160: nothing; the parser calls their
  *    block functions, which need no initialisation (helper/pgpk_digest.h);
  *  - RSA: nothing; the parser checks RSA with OpenSSL's BN functions
  *    (Montgomery exponentiation: no global state), never through EVP_PKEY;
@@ -40,7 +40,6 @@
 #include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
-#include <openssl/md5.h>
 #include <openssl/param_build.h>
 #include <openssl/ripemd.h>
 #include <openssl/sha.h>
@@ -191,7 +190,7 @@ static const unsigned char pgpk_sha256_prefix[] = {
 	0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20,
 };
 
-/* SHA-1, SHA-2, MD5 and RIPEMD-160 through their block functions, SHA-3
+/* SHA-1, SHA-2 and RIPEMD-160 through their block functions, SHA-3
  * through EVP: the parser's digests (helper/digest.c). */
 static int pgpk_digests_once(unsigned char sha256[SHA256_DIGEST_LENGTH])
 {
@@ -200,7 +199,6 @@ static int pgpk_digests_once(unsigned char sha256[SHA256_DIGEST_LENGTH])
 	SHA512_CTX s512;
 	SHA256_CTX s256;
 	SHA_CTX s1;
-	MD5_CTX m5;
 	RIPEMD160_CTX r160;
 
 	SHA1_Init(&s1);
@@ -215,9 +213,6 @@ static int pgpk_digests_once(unsigned char sha256[SHA256_DIGEST_LENGTH])
 	SHA512_Init(&s512);
 	SHA512_Update(&s512, pgpk_warm_msg, PGPK_WARM_LEN);
 	SHA512_Final(md, &s512);
-	MD5_Init(&m5);
-	MD5_Update(&m5, pgpk_warm_msg, PGPK_WARM_LEN);
-	MD5_Final(md, &m5);
 	RIPEMD160_Init(&r160);
 	RIPEMD160_Update(&r160, pgpk_warm_msg, PGPK_WARM_LEN);
 	RIPEMD160_Final(md, &r160);

@@ -966,11 +966,18 @@ struct pgpk_worker {
 static int pgpk_vctx_init(struct pgpk_vctx *v, const struct pgpk_keyring *ring,
 			  int64_t now, bool no_verify)
 {
-	*v = (struct pgpk_vctx){
-		.now = now,
-		.no_verify = no_verify,
-		.salted_left = PGPK_SALTED_BUDGET(ring->input.packets_len),
-	};
+	size_t i, j;
+
+	/* Field by field: zeroing the 32 prefix digests' state (9 KB) cost
+	 * a tenth of what a small verify runs outside its RSA arithmetic. */
+	v->now = now;
+	v->no_verify = no_verify;
+	v->salted_left = PGPK_SALTED_BUDGET(ring->input.packets_len);
+	v->exhausted = false;
+	v->verified = 0;
+	for (i = 0; i < sizeof(v->prefixes) / sizeof(v->prefixes[0]); i++)
+		for (j = 0; j < 2; j++)
+			v->prefixes[i][j].ready = false;
 	v->bn = BN_CTX_new();
 	return v->bn ? 0 : -ENOMEM;
 }
