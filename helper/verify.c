@@ -150,19 +150,19 @@ static void pgpk_hex(const uint8_t *p, size_t len, char *out)
 static bool pgpk_verify_md(uint32_t id, const char **name)
 {
 	switch (id) {
-	case PGPK_HASH_SHA1:
+	case 2: /* PGPK_HASH_SHA1 */
 		*name = "SHA1";
 		return true;
-	case PGPK_HASH_SHA256:
+	case 8: /* PGPK_HASH_SHA256 */
 		*name = "SHA256";
 		return true;
-	case PGPK_HASH_SHA384:
+	case 9: /* PGPK_HASH_SHA384 */
 		*name = "SHA384";
 		return true;
-	case PGPK_HASH_SHA512:
+	case 10: /* PGPK_HASH_SHA512 */
 		*name = "SHA512";
 		return true;
-	case PGPK_HASH_SHA224:
+	case 11: /* PGPK_HASH_SHA224 */
 		*name = "SHA224";
 		return true;
 	}

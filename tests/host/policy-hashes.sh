@@ -27,7 +27,7 @@ case_ids() {
 		sort -n | tr '\n' ' '
 }
 kernel=$(case_ids kernel/pgpk_hash.c 'static int pgpk_hash_algo(')
-verify=$(case_ids helper/verify.c 'static const EVP_MD \*pgpk_verify_md(')
+verify=$(case_ids helper/verify.c 'static bool pgpk_verify_md(')
 [ -n "$kernel" ] && [ -n "$verify" ] ||
 	{ echo "FAIL: cannot read the hash tables"; exit 1; }
 echo "kernel checks: $kernel; verify checks: $verify"
