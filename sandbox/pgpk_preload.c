@@ -16,15 +16,20 @@
  *    fetches SHA-512 and SHAKE256 internally);
  *  - DSA, ECDSA, EdDSA self-signatures (helper/openpgp/pkalgo.c): the key
  *    management and signature methods, fetched (a fetch fills the store
- *    with every algorithm of that operation);
+ *    with every algorithm of that operation), and one EVP_PKEY, whose
+ *    creation runs the engine table's pthread_once (one verification of
+ *    each kind instead: 7 M instructions);
+ *  - the random generator: ECDSA on curves without their own code
+ *    (P-384, P-521, brainpool, secp256k1) blinds with it even to verify
+ *    (pgpk_preload_rand());
  *  - the per-thread error state (a refused signature raises an error).
- * Not the random number generator: no verification draws from it (the
- * audit of sandbox/README.md: no getrandom in any traced child since the
- * warm-up stopped seeding it).
  *
- * pgpk_sandbox_crypto_check() is the proof: the sandbox tests run it in a
+ * pgpk_sandbox_crypto_check() is one proof: the sandbox tests run it in a
  * filtered child, where it computes every digest and verifies a good and
- * a bad signature of every algorithm, with the calls the parser makes.
+ * a bad signature of every algorithm, with the calls the parser makes;
+ * tests/host/sandbox-syscalls.sh traces the real child over keys of every
+ * algorithm and fails on a futex call in it: in a single-threaded child
+ * that is a pthread_once, i.e. something initialised behind the filter.
  */
 /* The block digest functions (deprecated in OpenSSL 3.0), as the parser
  * calls them through helper/digest.c. */
@@ -41,6 +46,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/param_build.h>
+#include <openssl/rand.h>
 #include <openssl/ripemd.h>
 #include <openssl/sha.h>
 
@@ -95,6 +101,32 @@ static const unsigned char pgpk_warm_ec_sig[] = {
 	0x02, 0x20, 0x2f, 0x36, 0xd7, 0xb3, 0xea, 0xb6, 0xd2, 0xd5, 0x61, 0xb5,
 	0x4f, 0x23, 0xcf, 0xd9, 0x99, 0xe8, 0x13, 0xed, 0x5d, 0x67, 0xda, 0x3b,
 	0x54, 0x9d, 0x76, 0x13, 0x7b, 0xb2, 0x53, 0x5f, 0xac, 0x4b,
+};
+
+/* The same with a P-384 key: OpenSSL's generic EC code (P-384, P-521,
+ * brainpool, secp256k1; P-256 has its own) blinds with random numbers
+ * even to verify. */
+static const unsigned char pgpk_warm_p384_pub[] = {
+	0x04, 0xa7, 0xe7, 0x5a, 0x58, 0x1f, 0x9d, 0x0b, 0xbc, 0x98, 0xaf,
+	0x53, 0x94, 0x07, 0x91, 0xc6, 0xb8, 0x8b, 0x82, 0xbe, 0x25, 0x98,
+	0xf5, 0x23, 0x48, 0x44, 0x60, 0x4e, 0x1f, 0x23, 0x00, 0xd8, 0xbd,
+	0x4d, 0x75, 0x40, 0xab, 0x8d, 0x91, 0x2e, 0xed, 0x4a, 0xe9, 0x75,
+	0x14, 0xed, 0x35, 0xbe, 0xc8, 0x57, 0x13, 0xb2, 0x3c, 0xaa, 0x2f,
+	0x9f, 0x9c, 0xc6, 0x04, 0xb0, 0x10, 0x3b, 0x0e, 0xbf, 0x51, 0x11,
+	0x1a, 0xc9, 0xd5, 0x55, 0x37, 0x86, 0xaf, 0xd7, 0xa1, 0x71, 0x11,
+	0x32, 0x6d, 0xc0, 0xf5, 0xc7, 0x1f, 0x92, 0x98, 0x3c, 0x68, 0xbc,
+	0x5d, 0xab, 0x77, 0xa1, 0xa1, 0xd2, 0xcb, 0xc7, 0xd7,
+};
+static const unsigned char pgpk_warm_p384_sig[] = {
+	0x30, 0x64, 0x02, 0x30, 0x78, 0x8d, 0x70, 0xee, 0x8d, 0xdc, 0xee, 0xf2,
+	0xf9, 0x87, 0x56, 0x17, 0x79, 0x38, 0xe5, 0xdc, 0xbd, 0x25, 0x90, 0x87,
+	0xb1, 0x81, 0xf3, 0xf9, 0x32, 0x76, 0x08, 0xfe, 0x1f, 0xf4, 0xb3, 0xbf,
+	0x9e, 0xc1, 0x4b, 0xa7, 0x1a, 0xd8, 0xb5, 0xf9, 0xec, 0x4a, 0x4f, 0x56,
+	0x99, 0xc0, 0x2e, 0x1b, 0x02, 0x30, 0x0f, 0x92, 0x5c, 0xe1, 0x2f, 0xfc,
+	0xdf, 0x55, 0x01, 0xb4, 0xde, 0xaa, 0xea, 0xa6, 0x5a, 0x03, 0x6a, 0xb4,
+	0xfd, 0x0f, 0xda, 0xd2, 0x26, 0xad, 0x5f, 0x1c, 0x6b, 0xdb, 0xf5, 0x77,
+	0xd1, 0xd7, 0x5e, 0xd2, 0x4e, 0x10, 0x0c, 0xb2, 0xf8, 0x79, 0x19, 0xdc,
+	0x03, 0x46, 0x5c, 0xc7, 0x1e, 0xa4,
 };
 
 /* Ed25519 and Ed448 keys and their signatures of the message, made with
@@ -298,15 +330,15 @@ out:
 	return ret;
 }
 
-static int pgpk_ecdsa_verify_once(const unsigned char *sig, size_t sig_len,
-				  const unsigned char *digest)
+static int pgpk_ecdsa_verify_once(const char *group, const unsigned char *pub,
+				  size_t pub_len, const unsigned char *sig,
+				  size_t sig_len, const unsigned char *digest)
 {
 	OSSL_PARAM params[] = {
 		OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME,
-				       (char *)(uintptr_t) "prime256v1", 0),
+				       (char *)(uintptr_t)group, 0),
 		OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_PUB_KEY,
-					(void *)(uintptr_t)pgpk_warm_ec_pub,
-					sizeof(pgpk_warm_ec_pub)),
+					(void *)(uintptr_t)pub, pub_len),
 		OSSL_PARAM_END,
 	};
 
@@ -380,8 +412,13 @@ int pgpk_sandbox_crypto_check(void)
 	/* Good signatures verify... */
 	if (pgpk_rsa_verify_once(pgpk_warm_s, sizeof(pgpk_warm_s), sha256) !=
 		    1 ||
-	    pgpk_ecdsa_verify_once(pgpk_warm_ec_sig, sizeof(pgpk_warm_ec_sig),
-				   sha256) != 1 ||
+	    pgpk_ecdsa_verify_once("P-256", pgpk_warm_ec_pub,
+				   sizeof(pgpk_warm_ec_pub), pgpk_warm_ec_sig,
+				   sizeof(pgpk_warm_ec_sig), sha256) != 1 ||
+	    pgpk_ecdsa_verify_once("P-384", pgpk_warm_p384_pub,
+				   sizeof(pgpk_warm_p384_pub),
+				   pgpk_warm_p384_sig,
+				   sizeof(pgpk_warm_p384_sig), sha256) != 1 ||
 	    pgpk_dsa_verify_once(pgpk_warm_dsa_sig, sizeof(pgpk_warm_dsa_sig),
 				 sha256) != 1 ||
 	    pgpk_eddsa_verify_once(EVP_PKEY_ED25519, pgpk_warm_ed25519_pub,
@@ -397,10 +434,17 @@ int pgpk_sandbox_crypto_check(void)
 	if (pgpk_rsa_verify_once(
 		    pgpk_flip(bad, pgpk_warm_s, sizeof(pgpk_warm_s), 64),
 		    sizeof(pgpk_warm_s), sha256) != 0 ||
-	    pgpk_ecdsa_verify_once(pgpk_flip(bad, pgpk_warm_ec_sig,
-					     sizeof(pgpk_warm_ec_sig),
-					     sizeof(pgpk_warm_ec_sig) - 2),
-				   sizeof(pgpk_warm_ec_sig), sha256) != 0 ||
+	    pgpk_ecdsa_verify_once(
+		    "P-256", pgpk_warm_ec_pub, sizeof(pgpk_warm_ec_pub),
+		    pgpk_flip(bad, pgpk_warm_ec_sig, sizeof(pgpk_warm_ec_sig),
+			      sizeof(pgpk_warm_ec_sig) - 2),
+		    sizeof(pgpk_warm_ec_sig), sha256) != 0 ||
+	    pgpk_ecdsa_verify_once("P-384", pgpk_warm_p384_pub,
+				   sizeof(pgpk_warm_p384_pub),
+				   pgpk_flip(bad, pgpk_warm_p384_sig,
+					     sizeof(pgpk_warm_p384_sig),
+					     sizeof(pgpk_warm_p384_sig) - 2),
+				   sizeof(pgpk_warm_p384_sig), sha256) != 0 ||
 	    pgpk_dsa_verify_once(pgpk_flip(bad, pgpk_warm_dsa_sig,
 					   sizeof(pgpk_warm_dsa_sig),
 					   sizeof(pgpk_warm_dsa_sig) - 2),
@@ -420,6 +464,25 @@ int pgpk_sandbox_crypto_check(void)
 	return 0;
 }
 
+/*
+ * The random generator: OpenSSL's generic EC code blinds with it even to
+ * verify, and its first use runs a pthread_once, fetches its methods and
+ * seeds.  HASH-DRBG over SHA-256 (NIST SP 800-90A, 256-bit strength like
+ * the default CTR-DRBG over AES-256, whose first use builds every cipher
+ * method: 3.1 M instructions against 0.3 M); a child reseeds it after
+ * fork() with one getrandom() (pgpk_seccomp.c).  The type can only be
+ * chosen before the first use: later, the default stays.
+ */
+static int pgpk_preload_rand(void)
+{
+	unsigned char byte;
+
+	RAND_set_DRBG_type(NULL, "HASH-DRBG", NULL, NULL, "SHA256");
+	if (RAND_bytes(&byte, 1) != 1 || RAND_priv_bytes(&byte, 1) != 1)
+		return -ENOPKG;
+	return 0;
+}
+
 /* The parser's key types (helper/openpgp/pkalgo.c) and their signature
  * schemes: OpenSSL's key management and signature names. */
 static const char *const pgpk_warm_keymgmt[] = { "EC", "DSA", "ED25519",
@@ -432,6 +495,7 @@ int pgpk_sandbox_preload_crypto(void)
 	unsigned char sha256[SHA256_DIGEST_LENGTH];
 	EVP_SIGNATURE *sig;
 	EVP_KEYMGMT *km;
+	EVP_PKEY *pkey;
 	size_t i;
 
 	/* Without openssl.cnf or the legacy name tables (pgpk_sandbox.h);
@@ -444,7 +508,7 @@ int pgpk_sandbox_preload_crypto(void)
 	/* SHA-3, and with it every digest method. */
 	if (pgpk_digests_once(sha256))
 		return -ENOPKG;
-	/* DSA, ECDSA, EdDSA: the methods; their use allocates only. */
+	/* DSA, ECDSA, EdDSA: the methods... */
 	for (i = 0;
 	     i < sizeof(pgpk_warm_keymgmt) / sizeof(pgpk_warm_keymgmt[0]);
 	     i++) {
@@ -455,5 +519,15 @@ int pgpk_sandbox_preload_crypto(void)
 		if (!km || !sig)
 			return -ENOPKG;
 	}
+	/* ...and one key: the first EVP_PKEY initialises the engine table
+	 * (a pthread_once, which the child would run behind the filter). */
+	if (pgpk_preload_rand())
+		return -ENOPKG;
+	pkey = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL,
+					   pgpk_warm_ed25519_pub,
+					   sizeof(pgpk_warm_ed25519_pub));
+	if (!pkey)
+		return -ENOPKG;
+	EVP_PKEY_free(pkey);
 	return 0;
 }
