@@ -21,10 +21,17 @@
 
 static void pgpk_hex(FILE *out, const uint8_t *p, size_t n)
 {
+	static const char digits[] = "0123456789ABCDEF";
+	char buf[2 * PGPK_FPR_MAX];
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		fprintf(out, "%02X", p[i]);
+	/* Not fprintf("%02X") per octet: 80,000 calls were a fifth of
+	 * list's time after its threads joined. */
+	for (i = 0; i < n && i < PGPK_FPR_MAX; i++) {
+		buf[2 * i] = digits[p[i] >> 4];
+		buf[2 * i + 1] = digits[p[i] & 15];
+	}
+	fwrite(buf, 1, 2 * i, out);
 }
 
 /* JSON string: valid UTF-8 passes, other octets become \u00XX. */
