@@ -121,8 +121,8 @@ rounds() {
 
 row() { # row CASE TOOL MS INSNS [PGPK_MS PGPK_INSNS]
 	awk -v c="$1" -v t="$2" -v ms="$3" -v i="$4" -v pm="${5:-}" -v pi="${6:-}" 'BEGIN {
-		printf "| %-9s | %-22s | %9s | %10.2f |", c, t,
-		       i == "-" ? "-" : sprintf("%.2f M", i / 1e6), ms
+		printf "| %-9s | %-22s | %11s | %10.2f |", c, t,
+		       i == "-" ? "-" : sprintf("%.3f M", i / 1e6), ms
 		if (pm != "")
 			printf " pgpk/%s: %.2f time, %s insns |", t, pm / ms,
 			       (i == "-" || pi == "-") ? "-" : sprintf("%.2f", pi / i)
@@ -246,13 +246,21 @@ if [ "$LIST" = 1 ] && [ -r "$R" ]; then
 		done
 	done
 	list_row() {
-		awk -v t="$1" -v w="${WALL[$1]}" -v c="${CPU[$1]}" -v p="${WALL[pgpk]}" \
+		local label
+		case "$1" in
+		pgpk) label="pgpk-helper list" ;;
+		old) label="pgpk-helper (before)" ;;
+		gpg) label="gpg --show-keys" ;;
+		sqlist) label="sq keyring list" ;;
+		sqinspect) label="sq inspect" ;;
+		esac
+		awk -v t="$label" -v w="${WALL[$1]}" -v c="${CPU[$1]}" -v p="${WALL[pgpk]}" \
 		    -v n="$NCPU" -v self="$2" 'BEGIN {
-			printf "| list      | %-22s | %9s | %10.0f |", t, "-", w * 1000
+			printf "| list      | %-22s | %11s | %10.0f |", t, "-", w * 1000
 			if (self)
 				printf " CPU %.0f ms, parallel efficiency %.0f%% (%d CPUs) |", c * 1000, 100 * c / (w * n), n
 			else
-				printf " %s/pgpk: %.2f (pgpk %.2fx faster) |", t, w / p, w / p
+				printf " pgpk %.2fx faster |", w / p
 			printf "\n"
 		}'
 	}
@@ -279,7 +287,7 @@ if [ "$LIST" = 1 ] && [ -r "$R" ]; then
 			done
 			keys=$(grep -c '^[0-9A-F]\{16\} ' "$TMP/imp")
 			awk -v h="$h" -v w="$best" -v c="$cpu" -v k="$keys" -v old="$P_OLD" 'BEGIN {
-				printf "| import    | %-22s | %9s | %10.0f | %.0f us per key (%d keys), CPU %.0f ms |\n",
+				printf "| import    | %-22s | %11s | %10.0f | %.0f us per key (%d keys), CPU %.0f ms |\n",
 				       h == old ? "pgpk-helper (before)" : "pgpk-helper", "-",
 				       w * 1000, w * 1e6 / k, k, c * 1000
 			}'
