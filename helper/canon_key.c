@@ -4,33 +4,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-
 #include "helper/pgpk_canon_key.h"
+#include "helper/pgpk_digest.h"
 
 size_t pgpk_canon_key_ids(const struct pgpk_key_material *m, u8 *fpr, u8 *keyid)
 {
-	size_t len = pgpk_rebuild_key(m, NULL), plen;
+	size_t len = pgpk_rebuild_key(m, NULL), plen, n = 0;
 	u8 prefix[PGPK_PREFIX_MAX], *body = malloc(len);
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	unsigned int n = 0;
+	struct pgpk_digest d;
 
-	if (body && ctx) {
+	/* pgpk_digest, not EVP: no fetch in the broker (pgpk_digest.h). */
+	if (body && !pgpk_digest_init(&d, m->version == 6 ? PGPK_HASH_SHA256 :
+							    PGPK_HASH_SHA1)) {
 		pgpk_rebuild_key(m, body);
 		plen = pgpk_rebuild_key_prefix(m, prefix);
-		if (!EVP_DigestInit_ex(
-			    ctx, m->version == 6 ? EVP_sha256() : EVP_sha1(),
-			    NULL) ||
-		    !EVP_DigestUpdate(ctx, prefix, plen) ||
-		    !EVP_DigestUpdate(ctx, body, len) ||
-		    !EVP_DigestFinal_ex(ctx, fpr, &n))
+		if (pgpk_digest_update(&d, prefix, plen) ||
+		    pgpk_digest_update(&d, body, len))
+			pgpk_digest_release(&d);
+		else if (pgpk_digest_final(&d, fpr, &n))
 			n = 0;
 	}
 	if (n)
 		memcpy(keyid,
 		       m->version == 6 ? fpr : fpr + n - PGPK_CANON_KEYID_LEN,
 		       PGPK_CANON_KEYID_LEN);
-	EVP_MD_CTX_free(ctx);
 	free(body);
 	return n;
 }

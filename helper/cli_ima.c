@@ -58,12 +58,15 @@ struct pgpk_ima_hash {
 	const char *name;
 	int ima_algo; /* enum hash_algo (hash_info.h) */
 	int gcry_algo; /* libgcrypt's number, for SETHASH */
+	/* Not EVP_get_digestbyname(): the legacy name tables are never
+	 * built (helper/main.c). */
+	const EVP_MD *(*md)(void);
 };
 
 static const struct pgpk_ima_hash pgpk_ima_hashes[] = {
-	{ "sha256", 4, 8 },
-	{ "sha384", 5, 9 },
-	{ "sha512", 6, 10 },
+	{ "sha256", 4, 8, EVP_sha256 },
+	{ "sha384", 5, 9, EVP_sha384 },
+	{ "sha512", 6, 10, EVP_sha512 },
 };
 
 /* The key ima-sign signs with: a subkey dedicated to IMA. */
@@ -681,7 +684,7 @@ static int pgpk_ima_sign_file(struct pgpk_agent *a,
 			      const struct pgpk_ima_hash *h, const char *path,
 			      bool print)
 {
-	const EVP_MD *md = EVP_get_digestbyname(h->name);
+	const EVP_MD *md = h->md();
 	uint8_t digest[EVP_MAX_MD_SIZE], xattr[PGPK_IMA_HDR_LEN + PGPK_MAX_SIG];
 	char cmd[64 + 2 * EVP_MAX_MD_SIZE], hex[2 * sizeof(xattr) + 1];
 	size_t mod_len = key->canon.key.material.rsa_n.len, s_len;

@@ -21,10 +21,17 @@
 
 static void pgpk_hex(FILE *out, const uint8_t *p, size_t n)
 {
+	static const char digits[] = "0123456789ABCDEF";
+	char buf[2 * PGPK_FPR_MAX];
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		fprintf(out, "%02X", p[i]);
+	/* Not fprintf("%02X") per octet: 80,000 calls were a fifth of
+	 * list's time after its threads joined. */
+	for (i = 0; i < n && i < PGPK_FPR_MAX; i++) {
+		buf[2 * i] = digits[p[i] >> 4];
+		buf[2 * i + 1] = digits[p[i] & 15];
+	}
+	fwrite(buf, 1, 2 * i, out);
 }
 
 /* JSON string: valid UTF-8 passes, other octets become \u00XX. */
@@ -182,12 +189,16 @@ static void pgpk_text_key(FILE *out, const struct pgpk_cert *cert,
 
 int pgpk_cmd_list(int argc, char **argv)
 {
-	struct pgpk_parse_opts opts = { .now = (int64_t)time(NULL) };
+	struct pgpk_parse_opts opts = {
+		.now = (int64_t)time(NULL),
+		.no_bound_at = true, /* not listed */
+	};
 	struct pgpk_keyring *ring;
 	struct pgpk_error err = { 0 };
 	bool json = false;
 	const char *path = NULL;
-	uint8_t *data;
+	const uint8_t *data;
+	bool mapped;
 	size_t len, i, j;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int ret, a;
@@ -203,13 +214,13 @@ int pgpk_cmd_list(int argc, char **argv)
 	if (!path)
 		goto usage;
 	opts.threads = ncpu > 1 ? (unsigned int)(ncpu > 8 ? 8 : ncpu) : 1;
-	ret = pgpk_cli_read_file(path, &data, &len);
+	ret = pgpk_cli_map_file(path, &data, &len, &mapped);
 	if (ret)
 		return 2;
 	opts.borrow_input = true;
 	ret = pgpk_keyring_parse(data, len, &opts, &ring, &err);
 	if (ret) {
-		free(data);
+		pgpk_cli_unmap_file(data, len, mapped);
 		fprintf(stderr, "pgpk-helper: list: %s: %s (offset %zu)\n",
 			path, err.msg, err.offset);
 		return 2;
@@ -250,7 +261,7 @@ int pgpk_cmd_list(int argc, char **argv)
 		fprintf(stderr, "%zu certificates, %zu signatures verified\n",
 			ring->ncerts, ring->nsigs_verified);
 	pgpk_keyring_free(ring);
-	free(data);
+	pgpk_cli_unmap_file(data, len, mapped);
 	if (fflush(stdout))
 		return 2;
 	return 0;

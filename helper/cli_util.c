@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "helper/commands.h"
@@ -77,6 +78,44 @@ error_close:
 	if (ret == -ENOMEM)
 		fprintf(stderr, "pgpk-helper: %s: out of memory\n", path);
 	return ret;
+}
+
+int pgpk_cli_map_file(const char *path, const uint8_t **data, size_t *len,
+		      bool *mapped)
+{
+	struct stat st;
+	void *p;
+	int fd;
+
+	*mapped = false;
+	if (strcmp(path, "-")) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_size > 0 &&
+		    (uint64_t)st.st_size <= PGPK_CLI_MAX_INPUT) {
+			p = mmap(NULL, (size_t)st.st_size, PROT_READ,
+				 MAP_PRIVATE, fd, 0);
+			close(fd);
+			if (p != MAP_FAILED) {
+				*data = p;
+				*len = (size_t)st.st_size;
+				*mapped = true;
+				return 0;
+			}
+		} else if (fd >= 0) {
+			close(fd);
+		}
+	}
+	/* Not a regular file, or mmap() refused: read it. */
+	return pgpk_cli_read_file(path, (uint8_t **)data, len);
+}
+
+void pgpk_cli_unmap_file(const uint8_t *data, size_t len, bool mapped)
+{
+	if (mapped)
+		munmap((void *)(uintptr_t)data, len);
+	else
+		free((void *)(uintptr_t)data);
 }
 
 int pgpk_cli_write_stdout(const void *buf, size_t len)

@@ -9,6 +9,7 @@
 #include <openssl/crypto.h>
 
 #include "helper/commands.h"
+#include "sandbox/pgpk_sandbox.h" /* PGPK_OPENSSL_INIT */
 
 static const struct pgpk_command pgpk_commands[] = {
 	{ "list", pgpk_cmd_list,
@@ -56,9 +57,10 @@ int main(int argc, char **argv)
 	/*
 	 * No openssl.cnf: a third of a verification's instructions went to
 	 * parsing it, and nothing in it is ours to obey (the policy is
-	 * pgpk.conf's; the default provider is loaded without it).
+	 * pgpk.conf's; the default provider is loaded without it).  The
+	 * other flags: sandbox/pgpk_sandbox.h, PGPK_OPENSSL_INIT.
 	 */
-	if (!OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG, NULL)) {
+	if (!OPENSSL_init_crypto(PGPK_OPENSSL_INIT, NULL)) {
 		fprintf(stderr, "pgpk-helper: OpenSSL initialisation failed\n");
 		return 2;
 	}

@@ -10,9 +10,10 @@
  * canonicalised for a text signature as gpg hashes it), an inline signed
  * or cleartext-signed message (no DATA), or a canonical signature blob
  * (`pgpk-helper convert`), which, as in the kernel, is decoded directly
- * and hashes its content, or DATA, as given.  KEYRING: binary or armored keys.  POLICY: the broker's policy
- * options (policy/request-key.d/pgpk.conf), default policy otherwise.
- * --now T judges expiry at Unix time T instead of the clock.
+ * and hashes its content, or DATA, as given.  KEYRING: binary or armored
+ * keys.  POLICY: the broker's policy options
+ * (policy/request-key.d/pgpk.conf), default policy otherwise.  --now T
+ * judges expiry at Unix time T instead of the clock.
  *
  * Nothing OpenPGP is trusted past the conversion: the signature becomes a
  * canonical blob (pgpk_sig_canonical(), the code behind pgpk_convert()
@@ -20,12 +21,15 @@
  * become canonical Keys, decoded the same way; the key packet body is
  * rebuilt with the kernel's pgpk_rebuild_key() and must be a whole packet
  * of the keyring at the offset the Key names (the kernel's
- * pgpk_packet_at()); fingerprint and key ID are
- * computed from the rebuilt body; the digest is hash([salt] || data ||
- * rebuilt trailer); the quick check and the RSA PKCS#1 v1.5 value are
- * checked with OpenSSL.  The keyring parser is used only to enumerate
- * candidate keys and to know which are revoked (the canonical Key carries
- * no revocation: a revoked key is never converted for the kernel).
+ * pgpk_packet_at()); fingerprint and key ID are computed from the rebuilt
+ * body; the digest is hash([salt] || data || rebuilt trailer); the quick
+ * check and the RSA PKCS#1 v1.5 value are checked with OpenSSL's digests
+ * and Montgomery arithmetic (the same check as the keyring's
+ * self-signatures, pgpk_key_rsa_verify_digest(): no EVP_PKEY, whose
+ * provider machinery costs more than the arithmetic).  The keyring parser
+ * is used only to enumerate candidate keys and to know which are revoked
+ * (the canonical Key carries no revocation: a revoked key is never
+ * converted for the kernel).
  *
  * Several signatures (an InRelease file signed with two RSA keys and an
  * Ed25519 key, say), as gpgv and apt judge them: every signature is
@@ -50,11 +54,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <openssl/core_names.h>
-#include <openssl/evp.h>
-#include <openssl/param_build.h>
-#include <openssl/rsa.h>
-
 #include "helper/commands.h"
 #include "helper/openpgp/openpgp.h"
 #include "helper/pgpk_policy.h"
@@ -76,10 +75,12 @@ enum pgpk_verdict {
 #define PGPK_VERIFY_DOC_LAST 0x01
 
 /*
- * The keys the signatures name, so that only their certificates are
- * validated (pgpk_parse_opts.want): a keyring's other certificates cost
- * their parse, not their RSA verifications.  Without a name for every
- * signature, or with more signatures than this, every certificate is.
+ * The keys the signatures name, so that only their certificates, and of
+ * those only the primary key and the named subkeys, are validated
+ * (pgpk_parse_opts.want, want_subkey): a keyring's other certificates and
+ * subkeys cost their parse, not their RSA verifications.  Without a name
+ * for every signature, or with more signatures than this, every
+ * certificate and subkey is.
  */
 #define PGPK_VERIFY_MAX_NAMED 64
 
@@ -109,6 +110,22 @@ struct pgpk_verify_ctx {
 	 * when SIG is canonical (the kernel hashes its data as given). */
 	const uint8_t *text;
 	size_t text_len;
+	/*
+	 * The digest of the signed data, for the next v4 signature over the
+	 * same octets with the same hash (an InRelease's signatures: each
+	 * hashes the data before its own trailer, RFC 9580 5.2.4).  Only
+	 * data that outlives every signature is kept: the DATA file and its
+	 * text form, a message's content, a canonical blob's; and only when
+	 * there are several signatures (share_data).
+	 */
+	bool share_data;
+	struct pgpk_verify_data_md {
+		bool ready;
+		const uint8_t *data;
+		size_t len;
+		uint32_t hash;
+		struct pgpk_digest d;
+	} data_md;
 };
 
 /* A key found for a signature, with its canonical form decoded. */
@@ -140,27 +157,27 @@ static void pgpk_hex(const uint8_t *p, size_t len, char *out)
  * RFC 9580 9.5: the hashes the kernel can check (kernel/pgpk_hash.c
  * pgpk_hash_algo()); anything else is "unsupported", before policy.
  */
-static const EVP_MD *pgpk_verify_md(uint32_t id, const char **name)
+static bool pgpk_verify_md(uint32_t id, const char **name)
 {
 	switch (id) {
-	case 2:
+	case 2: /* PGPK_HASH_SHA1 */
 		*name = "SHA1";
-		return EVP_sha1();
-	case 8:
+		return true;
+	case 8: /* PGPK_HASH_SHA256 */
 		*name = "SHA256";
-		return EVP_sha256();
-	case 9:
+		return true;
+	case 9: /* PGPK_HASH_SHA384 */
 		*name = "SHA384";
-		return EVP_sha384();
-	case 10:
+		return true;
+	case 10: /* PGPK_HASH_SHA512 */
 		*name = "SHA512";
-		return EVP_sha512();
-	case 11:
+		return true;
+	case 11: /* PGPK_HASH_SHA224 */
 		*name = "SHA224";
-		return EVP_sha224();
+		return true;
 	}
-	*name = id == 1 ? "MD5" : "unknown";
-	return NULL;
+	*name = id == PGPK_HASH_MD5 ? "MD5" : "unknown";
+	return false;
 }
 
 /*
@@ -369,74 +386,51 @@ static int pgpk_verify_find(const struct pgpk_verify_ctx *vc,
 	return 0;
 }
 
-/* RSA public key (n, e) as an OpenSSL EVP_PKEY. */
-static EVP_PKEY *pgpk_verify_rsa_key(const struct pgpk_key_material *m)
-{
-	OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
-	BIGNUM *n = BN_bin2bn(m->rsa_n.data, m->rsa_n.len, NULL);
-	BIGNUM *e = BN_bin2bn(m->rsa_e.data, m->rsa_e.len, NULL);
-	OSSL_PARAM *params = NULL;
-	EVP_PKEY_CTX *pctx = NULL;
-	EVP_PKEY *pkey = NULL;
-
-	if (!bld || !n || !e ||
-	    !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, n) ||
-	    !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, e))
-		goto cleanup_bn;
-	params = OSSL_PARAM_BLD_to_param(bld);
-	if (!params)
-		goto cleanup_bn;
-	pctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
-	if (!pctx || EVP_PKEY_fromdata_init(pctx) <= 0 ||
-	    EVP_PKEY_fromdata(pctx, &pkey, EVP_PKEY_PUBLIC_KEY, params) <= 0)
-		pkey = NULL;
-	EVP_PKEY_CTX_free(pctx);
-	OSSL_PARAM_free(params);
-cleanup_bn:
-	BN_free(e);
-	BN_free(n);
-	OSSL_PARAM_BLD_free(bld);
-	return pkey;
-}
-
 /*
- * RSA PKCS#1 v1.5 over @digest (RFC 9580 5.2.3.1).  The value is stored
- * without leading zeros; like the kernel's pgpk_sig_fit(), left-pad it to
- * the modulus size, and refuse it if it is longer.
+ * Start *md with [salt ||] data for @sig, the data as given (the kernel's
+ * pgpk_sig_digest() hashes its content or data unchanged; a detached text
+ * signature's DATA was canonicalised beforehand, vc->text); 0 or -ENOPKG
+ * / -ENOMEM.  A v4 signature's data digest is shared through vc->data_md
+ * when @keep says the data stays where it is for the whole command.
  */
-static int pgpk_verify_rsa(const struct pgpk_key_material *m, const EVP_MD *md,
-			   const struct pgpk_bytes *s, const uint8_t *digest,
-			   size_t digest_len)
+static int pgpk_verify_data_digest(struct pgpk_verify_ctx *vc,
+				   const struct pgpk_sig *sig,
+				   const uint8_t *data, size_t len, bool keep,
+				   struct pgpk_digest *md)
 {
-	EVP_PKEY_CTX *ctx = NULL;
-	EVP_PKEY *pkey;
-	uint8_t *sig;
-	size_t size;
-	int ret = -EKEYREJECTED;
+	struct pgpk_verify_data_md *c = &vc->data_md;
+	int ret;
 
-	pkey = pgpk_verify_rsa_key(m);
-	if (!pkey)
-		return -EBADMSG;
-	size = EVP_PKEY_get_size(pkey);
-	if (s->len > size)
-		goto cleanup_pkey;
-	sig = calloc(1, size);
-	if (!sig) {
-		ret = -ENOMEM;
-		goto cleanup_pkey;
+	if (sig->version == 6 || !keep || !vc->share_data) {
+		ret = pgpk_digest_init(md, sig->hash_algorithm);
+		if (ret)
+			return ret;
+		if ((sig->version == 6 &&
+		     pgpk_digest_update(md, sig->salt.data, sig->salt.len)) ||
+		    pgpk_digest_update(md, data, len)) {
+			pgpk_digest_release(md);
+			return -ENOMEM;
+		}
+		return 0;
 	}
-	memcpy(sig + size - s->len, s->data, s->len);
-	ctx = EVP_PKEY_CTX_new(pkey, NULL);
-	if (ctx && EVP_PKEY_verify_init(ctx) > 0 &&
-	    EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_PADDING) > 0 &&
-	    EVP_PKEY_CTX_set_signature_md(ctx, md) > 0 &&
-	    EVP_PKEY_verify(ctx, sig, size, digest, digest_len) == 1)
-		ret = 0;
-	EVP_PKEY_CTX_free(ctx);
-	free(sig);
-cleanup_pkey:
-	EVP_PKEY_free(pkey);
-	return ret;
+	if (!c->ready || c->data != data || c->len != len ||
+	    c->hash != sig->hash_algorithm) {
+		if (c->ready)
+			pgpk_digest_release(&c->d);
+		c->ready = false;
+		ret = pgpk_digest_init(&c->d, sig->hash_algorithm);
+		if (ret)
+			return ret;
+		if (pgpk_digest_update(&c->d, data, len)) {
+			pgpk_digest_release(&c->d);
+			return -ENOMEM;
+		}
+		c->ready = true;
+		c->data = data;
+		c->len = len;
+		c->hash = sig->hash_algorithm;
+	}
+	return pgpk_digest_copy(md, &c->d);
 }
 
 /* The issuer a signature names, in hex: fingerprint, else key ID. */
@@ -474,26 +468,28 @@ static void pgpk_verify_report(size_t idx, const char *issuer, const char *why)
 
 /*
  * Verify signature number @idx, @sig (decoded from its canonical form),
- * over @content when the signature carries it, else the DATA file.
- * Prints its line, returns its verdict.
+ * over @content when the signature carries it, else the DATA file;
+ * @content_kept: @content stays for the whole command.  Prints its line,
+ * returns its verdict.
  */
-static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
-					 size_t idx, const struct pgpk_sig *sig,
-					 const struct pgpk_bytes *content)
+static enum pgpk_verdict pgpk_verify_one(struct pgpk_verify_ctx *vc, size_t idx,
+					 const struct pgpk_sig *sig,
+					 const struct pgpk_bytes *content,
+					 bool content_kept)
 {
 	struct pgpk_verify_key vk = { 0 };
-	uint8_t digest[EVP_MAX_MD_SIZE];
+	uint8_t digest[PGPK_DIGEST_MAX];
 	const uint8_t *data = vc->data;
-	size_t data_len = vc->data_len, tlen;
+	size_t data_len = vc->data_len, tlen, dlen = 0;
 	enum pgpk_verdict verdict = PGPK_VERDICT_SKIPPED;
+	struct pgpk_mpi rsa_n, rsa_e, rsa_s;
 	struct pgpk_hashed hashed;
-	EVP_MD_CTX *ctx = NULL;
+	struct pgpk_digest md;
 	const char *hash_name;
-	unsigned int dlen = 0;
 	char why[512] = "", rule[256], fpr[2 * PGPK_FPR_MAX + 1], uid[256];
 	char issuer[2 * PGPK_FPR_MAX + 1];
 	uint8_t *trailer = NULL;
-	const EVP_MD *md;
+	bool md_ok, keep = true;
 	int ret;
 
 	pgpk_verify_canon_issuer(sig, issuer);
@@ -506,6 +502,7 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 		}
 		data = content->data;
 		data_len = content->len;
+		keep = content_kept;
 	} else if (data && vc->text && sig->type == PGPK_SIG_TEXT) {
 		data = vc->text;
 		data_len = vc->text_len;
@@ -533,14 +530,14 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 			sig->pubkey_algorithm);
 		goto report;
 	}
-	md = pgpk_verify_md(sig->hash_algorithm, &hash_name);
+	md_ok = pgpk_verify_md(sig->hash_algorithm, &hash_name);
 	if (sig->hash_algorithm == PGPK_HASH_MD5) {
 		/* RFC 9580 9.5: MD5 must not be used for signatures. */
 		snprintf(why, sizeof(why),
 			 "weak hash MD5 refused (never allowed)");
 		goto report;
 	}
-	if (!md) {
+	if (!md_ok) {
 		snprintf(why, sizeof(why),
 			 "unsupported algorithm: hash %s (%" PRIu32 ")",
 			 hash_name, sig->hash_algorithm);
@@ -599,18 +596,17 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 	/* RFC 9580 5.2.4: hash([salt] || data || trailer). */
 	tlen = pgpk_rebuild_trailer(sig, NULL);
 	trailer = malloc(tlen);
-	ctx = EVP_MD_CTX_new();
-	if (!trailer || !ctx) {
+	if (!trailer) {
 		snprintf(why, sizeof(why), "out of memory");
 		goto report;
 	}
 	pgpk_rebuild_trailer(sig, trailer);
-	if (!EVP_DigestInit_ex(ctx, md, NULL) ||
-	    (sig->version == 6 &&
-	     !EVP_DigestUpdate(ctx, sig->salt.data, sig->salt.len)) ||
-	    !EVP_DigestUpdate(ctx, data, data_len) ||
-	    !EVP_DigestUpdate(ctx, trailer, tlen) ||
-	    !EVP_DigestFinal_ex(ctx, digest, &dlen)) {
+	if (pgpk_verify_data_digest(vc, sig, data, data_len, keep, &md)) {
+		snprintf(why, sizeof(why), "hashing with %s failed", hash_name);
+		goto report;
+	}
+	ret = pgpk_digest_update(&md, trailer, tlen);
+	if (pgpk_digest_final(&md, digest, &dlen) || ret) {
 		snprintf(why, sizeof(why), "hashing with %s failed", hash_name);
 		goto report;
 	}
@@ -626,8 +622,16 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 		verdict = PGPK_VERDICT_BAD;
 		goto report;
 	}
-	ret = pgpk_verify_rsa(&vk.canon->key.material, md, &sig->rsa_s, digest,
-			      dlen);
+	/* RFC 9580 5.2.3.1: RSA PKCS#1 v1.5; a value longer than the
+	 * modulus is refused, as the kernel's pgpk_sig_fit() does. */
+	rsa_n = (struct pgpk_mpi){ vk.canon->key.material.rsa_n.data,
+				   vk.canon->key.material.rsa_n.len };
+	rsa_e = (struct pgpk_mpi){ vk.canon->key.material.rsa_e.data,
+				   vk.canon->key.material.rsa_e.len };
+	rsa_s = (struct pgpk_mpi){ sig->rsa_s.data, sig->rsa_s.len };
+	ret = pgpk_key_rsa_verify_digest(vk.pub, &rsa_n, &rsa_e,
+					 sig->hash_algorithm, digest, dlen,
+					 &rsa_s);
 	if (ret == -EKEYREJECTED) {
 		snprintf(why, sizeof(why),
 			 "BAD signature from %s (key %s): RSA check failed",
@@ -636,8 +640,10 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 		goto report;
 	}
 	if (ret) {
-		snprintf(why, sizeof(why),
-			 "malformed: RSA key of %s rejected by OpenSSL", uid);
+		snprintf(
+			why, sizeof(why),
+			"malformed: RSA key of %s unusable (modulus or exponent)",
+			uid);
 		goto report;
 	}
 	printf("Good signature from %s (key %s)\n", uid, fpr);
@@ -647,7 +653,6 @@ static enum pgpk_verdict pgpk_verify_one(const struct pgpk_verify_ctx *vc,
 report:
 	if (verdict != PGPK_VERDICT_GOOD)
 		pgpk_verify_report(idx, issuer, why);
-	EVP_MD_CTX_free(ctx);
 	free(trailer);
 	free(vk.canon);
 	free(vk.blob);
@@ -655,7 +660,7 @@ report:
 }
 
 /* Signature @idx of an OpenPGP input, through its canonical form. */
-static enum pgpk_verdict pgpk_verify_converted(const struct pgpk_verify_ctx *vc,
+static enum pgpk_verdict pgpk_verify_converted(struct pgpk_verify_ctx *vc,
 					       const struct pgpk_sigset *set,
 					       size_t idx)
 {
@@ -693,11 +698,20 @@ static enum pgpk_verdict pgpk_verify_converted(const struct pgpk_verify_ctx *vc,
 			"malformed: canonical signature refused by the strict decoder: %s at offset %" PRIu32,
 			cerr.why ? cerr.why : "not a signature", cerr.offset);
 		pgpk_verify_report(idx, "(unknown)", why);
+	} else if (!PGPK_HAS(canon, PGPK_CANON_CONTENT)) {
+		v = pgpk_verify_one(vc, idx, &canon->sigs[0], NULL, false);
 	} else {
+		/* The blob's copy of the message, or (the same octets,
+		 * compared) the message itself, which outlives the blob. */
+		struct pgpk_bytes msg = { .data = set->content,
+					  .len = (u32)set->content_len };
+		bool same = set->has_content &&
+			    set->content_len == canon->content.len &&
+			    !memcmp(set->content, canon->content.data,
+				    canon->content.len);
+
 		v = pgpk_verify_one(vc, idx, &canon->sigs[0],
-				    PGPK_HAS(canon, PGPK_CANON_CONTENT) ?
-					    &canon->content :
-					    NULL);
+				    same ? &msg : &canon->content, same);
 	}
 	free(canon);
 	free(blob);
@@ -710,7 +724,7 @@ static enum pgpk_verdict pgpk_verify_converted(const struct pgpk_verify_ctx *vc,
  * each of Canonical.more_signatures.  @canon: the blob decoded, or NULL
  * if the strict decoder refused it (@cerr).
  */
-static void pgpk_verify_canonical(const struct pgpk_verify_ctx *vc,
+static void pgpk_verify_canonical(struct pgpk_verify_ctx *vc,
 				  const struct pgpk_canon *canon,
 				  const struct pgpk_canon_error *cerr,
 				  size_t count[3])
@@ -731,7 +745,7 @@ static void pgpk_verify_canonical(const struct pgpk_verify_ctx *vc,
 	}
 	content = PGPK_HAS(canon, PGPK_CANON_CONTENT) ? &canon->content : NULL;
 	for (i = 0; i <= canon->nr_more; i++)
-		count[pgpk_verify_one(vc, i, &canon->sigs[i], content)]++;
+		count[pgpk_verify_one(vc, i, &canon->sigs[i], content, true)]++;
 }
 
 static void pgpk_verify_usage(void)
@@ -797,6 +811,12 @@ static bool pgpk_verify_named_key(const struct pgpk_verify_issuers *is,
 	return false;
 }
 
+/* pgpk_parse_opts.want_subkey: is it a named key? */
+static bool pgpk_verify_wanted_subkey(const struct pgpk_pubkey *sub, void *arg)
+{
+	return pgpk_verify_named_key(arg, sub);
+}
+
 /* pgpk_parse_opts.want: does the certificate hold a named key? */
 static bool pgpk_verify_wanted(const struct pgpk_cert *cert, void *arg)
 {
@@ -826,6 +846,7 @@ static int pgpk_verify_add_keyring(struct pgpk_verify_ctx *vc, const char *path)
 	}
 	if (!vc->issuers.all) {
 		opts.want = pgpk_verify_wanted;
+		opts.want_subkey = pgpk_verify_wanted_subkey;
 		opts.want_arg = &vc->issuers;
 	}
 	ret = pgpk_cli_read_file(path, &buf, &len);
@@ -983,6 +1004,8 @@ int pgpk_cmd_verify(int argc, char **argv)
 			goto cleanup;
 
 	/* Every signature, then the document's verdict (apt's rule). */
+	vc.share_data =
+		canonical ? canon && canon->nr_more > 0 : set->nsigs > 1;
 	if (canonical)
 		pgpk_verify_canonical(&vc, canon, &cerr, count);
 	else
@@ -999,6 +1022,8 @@ int pgpk_cmd_verify(int argc, char **argv)
 		ret = count[PGPK_VERDICT_GOOD] >= need ? 0 : 2;
 
 cleanup:
+	if (vc.data_md.ready)
+		pgpk_digest_release(&vc.data_md.d);
 	for (i = 0; i < vc.nrings; i++)
 		pgpk_keyring_free(vc.rings[i]);
 	pgpk_sigset_free(set);

@@ -2,49 +2,60 @@
 /*
  * OpenSSL warm-up before the seccomp filter.
  *
- * OpenSSL 3 reads its configuration file and loads providers on first use,
- * and fetches algorithm implementations lazily.  Inside the sandbox any of
- * that would be an open() and kill the parser, so the broker does it all
- * once, before fork(): the children inherit an OpenSSL whose method store
- * already holds every digest, the RSA and ECDSA verifiers and the DRBGs
- * the parser uses.  The warm-up is a real computation (each digest of a
- * short string, an RSA PKCS#1 v1.5 and an ECDSA P-256 verification, good
- * and bad), which the sandbox tests repeat inside the filter to prove
- * nothing else is needed.  Randomness is the one thing a child cannot
- * inherit: OpenSSL reseeds its DRBGs after fork() (getpid() notices the
- * fork, getrandom() reseeds), and its EC code blinds with random numbers
- * even to verify, so the allowlist has both.
+ * Inside the sandbox nothing may be initialised lazily: a configuration
+ * file read, a provider loaded or a seed drawn there would be a system
+ * call the filter kills.  The broker therefore initialises OpenSSL and
+ * fills its method store once, before fork(), with what the parser child
+ * can use, and nothing more (every upcall process pays for it):
+ *  - SHA-1, SHA-2, RIPEMD-160: nothing; the parser calls their
+ *    block functions, which need no initialisation (helper/pgpk_digest.h);
+ *  - RSA: nothing; the parser checks RSA with OpenSSL's BN functions
+ *    (Montgomery exponentiation: no global state), never through EVP_PKEY;
+ *  - SHA-3 (self-signatures may use it): one EVP digest of each, which
+ *    also builds every digest method of the default provider (EdDSA
+ *    fetches SHA-512 and SHAKE256 internally);
+ *  - DSA, ECDSA, EdDSA self-signatures (helper/openpgp/pkalgo.c): the key
+ *    management and signature methods, fetched (a fetch fills the store
+ *    with every algorithm of that operation), and one EVP_PKEY, whose
+ *    creation runs the engine table's pthread_once (one verification of
+ *    each kind instead: 7 M instructions);
+ *  - the random generator: ECDSA on curves without their own code
+ *    (P-384, P-521, brainpool, secp256k1) blinds with it even to verify
+ *    (pgpk_preload_rand());
+ *  - the per-thread error state (a refused signature raises an error).
+ *
+ * pgpk_sandbox_crypto_check() is one proof: the sandbox tests run it in a
+ * filtered child, where it computes every digest and verifies a good and
+ * a bad signature of every algorithm, with the calls the parser makes;
+ * tests/host/sandbox-syscalls.sh traces the real child over keys of every
+ * algorithm and fails on a futex call in it: in a single-threaded child
+ * that is a pthread_once, i.e. something initialised behind the filter.
  */
+/* The block digest functions (deprecated in OpenSSL 3.0), as the parser
+ * calls them through helper/digest.c. */
+#define OPENSSL_SUPPRESS_DEPRECATED
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
-#include <openssl/crypto.h>
+#include <openssl/bn.h>
 #include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/param_build.h>
 #include <openssl/rand.h>
-#include <openssl/rsa.h>
+#include <openssl/ripemd.h>
+#include <openssl/sha.h>
 
 #include "sandbox/pgpk_sandbox.h"
-
-/* RFC 9580 9.5: the hashes OpenPGP signatures and fingerprints use. */
-static const char *const pgpk_required_digests[] = {
-	"SHA1", "SHA224", "SHA256", "SHA384", "SHA512",
-};
-
-/* Nice to have (legacy signatures, v6 extras); absent ones are fine. */
-static const char *const pgpk_optional_digests[] = {
-	"MD5",
-	"RIPEMD160",
-	"SHA3-256",
-	"SHA3-512",
-};
 
 /* A 1024-bit RSA key and its SHA-256 PKCS#1 v1.5 signature of the message
  * below, made once with `openssl dgst -sha256 -sign`. */
 static const char pgpk_warm_msg[] = "pgpk sandbox warm-up";
+#define PGPK_WARM_LEN (sizeof(pgpk_warm_msg) - 1)
 static const unsigned char pgpk_warm_n[] = {
 	0xdd, 0xff, 0x2d, 0x93, 0xe8, 0x78, 0x12, 0xac, 0x0f, 0xf5, 0x8d, 0xea,
 	0x0f, 0x58, 0x62, 0xe8, 0x41, 0xf7, 0x3c, 0xd2, 0x07, 0xbe, 0x55, 0xac,
@@ -92,167 +103,431 @@ static const unsigned char pgpk_warm_ec_sig[] = {
 	0x54, 0x9d, 0x76, 0x13, 0x7b, 0xb2, 0x53, 0x5f, 0xac, 0x4b,
 };
 
-static int pgpk_digest_once(const char *name)
+/* The same with a P-384 key: OpenSSL's generic EC code (P-384, P-521,
+ * brainpool, secp256k1; P-256 has its own) blinds with random numbers
+ * even to verify. */
+static const unsigned char pgpk_warm_p384_pub[] = {
+	0x04, 0xa7, 0xe7, 0x5a, 0x58, 0x1f, 0x9d, 0x0b, 0xbc, 0x98, 0xaf,
+	0x53, 0x94, 0x07, 0x91, 0xc6, 0xb8, 0x8b, 0x82, 0xbe, 0x25, 0x98,
+	0xf5, 0x23, 0x48, 0x44, 0x60, 0x4e, 0x1f, 0x23, 0x00, 0xd8, 0xbd,
+	0x4d, 0x75, 0x40, 0xab, 0x8d, 0x91, 0x2e, 0xed, 0x4a, 0xe9, 0x75,
+	0x14, 0xed, 0x35, 0xbe, 0xc8, 0x57, 0x13, 0xb2, 0x3c, 0xaa, 0x2f,
+	0x9f, 0x9c, 0xc6, 0x04, 0xb0, 0x10, 0x3b, 0x0e, 0xbf, 0x51, 0x11,
+	0x1a, 0xc9, 0xd5, 0x55, 0x37, 0x86, 0xaf, 0xd7, 0xa1, 0x71, 0x11,
+	0x32, 0x6d, 0xc0, 0xf5, 0xc7, 0x1f, 0x92, 0x98, 0x3c, 0x68, 0xbc,
+	0x5d, 0xab, 0x77, 0xa1, 0xa1, 0xd2, 0xcb, 0xc7, 0xd7,
+};
+static const unsigned char pgpk_warm_p384_sig[] = {
+	0x30, 0x64, 0x02, 0x30, 0x78, 0x8d, 0x70, 0xee, 0x8d, 0xdc, 0xee, 0xf2,
+	0xf9, 0x87, 0x56, 0x17, 0x79, 0x38, 0xe5, 0xdc, 0xbd, 0x25, 0x90, 0x87,
+	0xb1, 0x81, 0xf3, 0xf9, 0x32, 0x76, 0x08, 0xfe, 0x1f, 0xf4, 0xb3, 0xbf,
+	0x9e, 0xc1, 0x4b, 0xa7, 0x1a, 0xd8, 0xb5, 0xf9, 0xec, 0x4a, 0x4f, 0x56,
+	0x99, 0xc0, 0x2e, 0x1b, 0x02, 0x30, 0x0f, 0x92, 0x5c, 0xe1, 0x2f, 0xfc,
+	0xdf, 0x55, 0x01, 0xb4, 0xde, 0xaa, 0xea, 0xa6, 0x5a, 0x03, 0x6a, 0xb4,
+	0xfd, 0x0f, 0xda, 0xd2, 0x26, 0xad, 0x5f, 0x1c, 0x6b, 0xdb, 0xf5, 0x77,
+	0xd1, 0xd7, 0x5e, 0xd2, 0x4e, 0x10, 0x0c, 0xb2, 0xf8, 0x79, 0x19, 0xdc,
+	0x03, 0x46, 0x5c, 0xc7, 0x1e, 0xa4,
+};
+
+/* Ed25519 and Ed448 keys and their signatures of the message, made with
+ * `openssl pkeyutl -sign -rawin`. */
+static const unsigned char pgpk_warm_ed25519_pub[] = {
+	0x0b, 0x51, 0x11, 0xaf, 0x8e, 0x6e, 0xa7, 0x64, 0x5a, 0xac, 0xe3,
+	0xbc, 0xb5, 0x6f, 0xd7, 0x4d, 0x54, 0x91, 0xc6, 0x6b, 0x27, 0xe0,
+	0xaa, 0x42, 0x2a, 0xad, 0x6b, 0x21, 0x1f, 0x2a, 0x45, 0x02,
+};
+static const unsigned char pgpk_warm_ed25519_sig[] = {
+	0x7b, 0xe3, 0x87, 0x67, 0xf8, 0x07, 0x9f, 0x4c, 0x43, 0x20, 0xbd,
+	0x35, 0x51, 0x85, 0x34, 0xcd, 0x4f, 0xd7, 0x0b, 0x99, 0x79, 0xb1,
+	0x09, 0x1e, 0x19, 0x53, 0xaf, 0x60, 0xfc, 0xe4, 0x83, 0x49, 0x69,
+	0xed, 0x88, 0x08, 0x7f, 0xee, 0xe3, 0xcb, 0x37, 0x9f, 0x4f, 0xba,
+	0x46, 0xfd, 0x55, 0x5c, 0xc7, 0xce, 0xe2, 0xed, 0xa0, 0xb2, 0x0d,
+	0xbf, 0xfc, 0x1c, 0x5c, 0x93, 0xf8, 0x20, 0xc4, 0x0c,
+};
+static const unsigned char pgpk_warm_ed448_pub[] = {
+	0x01, 0xb7, 0x0e, 0xf0, 0xfe, 0x47, 0x5d, 0xe8, 0xaf, 0x87, 0x28, 0xee,
+	0xd0, 0xea, 0x3c, 0x50, 0x42, 0xb3, 0x02, 0x7b, 0xf7, 0xfc, 0xc7, 0xa2,
+	0x3a, 0xbf, 0x01, 0xc2, 0x4d, 0xc6, 0x15, 0xd6, 0x71, 0xa4, 0x53, 0x71,
+	0x33, 0x93, 0x09, 0x89, 0xd1, 0x1c, 0x7b, 0x2f, 0x3f, 0xde, 0x78, 0x62,
+	0x1a, 0x5c, 0xc4, 0xcd, 0xfb, 0x51, 0x21, 0x16, 0x00,
+};
+static const unsigned char pgpk_warm_ed448_sig[] = {
+	0x79, 0xbe, 0x80, 0x01, 0x75, 0x9c, 0x26, 0xf4, 0xb1, 0x63, 0x1e, 0x3b,
+	0x41, 0x5d, 0xe4, 0x6f, 0x87, 0xb0, 0x8f, 0xdf, 0xbe, 0xb7, 0x9d, 0x23,
+	0xa8, 0x44, 0xc2, 0x38, 0xbf, 0xd6, 0xf6, 0x1f, 0xa7, 0x25, 0xe5, 0xc1,
+	0x45, 0x34, 0x31, 0xa0, 0xaf, 0x4c, 0xe6, 0x34, 0x66, 0xf3, 0xbc, 0x64,
+	0x08, 0x64, 0x65, 0x9e, 0xfa, 0xc9, 0xa1, 0x81, 0x00, 0x68, 0x69, 0x9e,
+	0x8d, 0x6d, 0x21, 0xfb, 0x6f, 0x54, 0x95, 0x75, 0x71, 0x8c, 0xf1, 0x08,
+	0xe0, 0xac, 0xe3, 0x23, 0x0e, 0x26, 0xe8, 0x94, 0x73, 0x46, 0x87, 0x46,
+	0xce, 0x8f, 0x20, 0xb0, 0x80, 0xbc, 0x44, 0xac, 0xee, 0x81, 0x5f, 0xa6,
+	0x80, 0xa2, 0xc4, 0x9c, 0x1f, 0x40, 0x8b, 0xbc, 0xe7, 0x40, 0x49, 0xeb,
+	0x20, 0xc5, 0xd5, 0x7a, 0x1f, 0x00,
+};
+
+/* A DSA key (1024-bit p, 160-bit q) and its SHA-256 signature of the
+ * message (DER), made with `openssl dgst -sha256 -sign`. */
+static const unsigned char pgpk_warm_dsa_p[] = {
+	0xa5, 0xf2, 0xc0, 0x65, 0xa8, 0x52, 0x62, 0xec, 0xca, 0xf2, 0xe8, 0x4e,
+	0x4d, 0x2d, 0x40, 0xdd, 0xa9, 0x26, 0x6f, 0xfd, 0x7a, 0xa6, 0x97, 0xea,
+	0x93, 0xdf, 0xa4, 0x98, 0x3c, 0x81, 0x52, 0x04, 0xe4, 0x40, 0xd3, 0x82,
+	0x34, 0x7c, 0xe1, 0x3d, 0x64, 0xd7, 0x27, 0xdd, 0x61, 0xe4, 0x37, 0xcd,
+	0x08, 0x2e, 0xbd, 0x87, 0xf2, 0xb9, 0x85, 0x79, 0xad, 0xd0, 0x98, 0xcf,
+	0x68, 0x95, 0x3a, 0xbc, 0xba, 0x01, 0x83, 0x1e, 0x30, 0xd4, 0xcd, 0xd2,
+	0x97, 0xe1, 0x86, 0xfe, 0x5a, 0x80, 0x7e, 0xb0, 0x0e, 0xab, 0xe0, 0xce,
+	0x80, 0xad, 0xc7, 0x05, 0xb1, 0x7c, 0x9b, 0x9e, 0x94, 0x82, 0x90, 0xbc,
+	0x04, 0xcb, 0xf3, 0x07, 0x5f, 0x27, 0x93, 0xde, 0xea, 0xd5, 0x3a, 0x79,
+	0x33, 0xaa, 0xb0, 0xe1, 0xab, 0x0b, 0xfd, 0xc9, 0xeb, 0xba, 0x91, 0xaf,
+	0x20, 0x7b, 0x73, 0x7c, 0xec, 0x86, 0x20, 0xab,
+};
+static const unsigned char pgpk_warm_dsa_q[] = {
+	0x9d, 0x5b, 0x49, 0xf1, 0xb7, 0x9c, 0x97, 0x9f, 0x0a, 0x04,
+	0xd2, 0x39, 0xbc, 0x4c, 0xb6, 0x33, 0x16, 0x73, 0x10, 0x37,
+};
+static const unsigned char pgpk_warm_dsa_g[] = {
+	0x15, 0x5c, 0xb4, 0x08, 0x37, 0xb1, 0x2f, 0xe1, 0x3e, 0x3b, 0x9e, 0x9d,
+	0x24, 0x2c, 0x32, 0x64, 0xd4, 0xe5, 0x07, 0xac, 0x89, 0xc0, 0xff, 0x46,
+	0x50, 0x74, 0x32, 0x45, 0x3b, 0x94, 0x36, 0x8e, 0xb3, 0xe0, 0x4a, 0x4b,
+	0x96, 0x2f, 0x11, 0x6b, 0xe8, 0x38, 0x8c, 0x91, 0xbb, 0x4d, 0x61, 0x2e,
+	0xa1, 0xf9, 0x61, 0x96, 0x06, 0x45, 0x9c, 0xd4, 0xd4, 0x2f, 0x1c, 0xfe,
+	0x91, 0x0c, 0xaf, 0x58, 0xd6, 0x1c, 0xc6, 0x63, 0x6b, 0x7c, 0x99, 0xcf,
+	0xa6, 0x20, 0x77, 0xf6, 0xb4, 0x2d, 0xa5, 0x3a, 0x6c, 0x62, 0x7b, 0x3e,
+	0xfe, 0xb6, 0xa6, 0x54, 0x0a, 0x83, 0x34, 0x6e, 0xf5, 0xb4, 0x00, 0xa6,
+	0x7f, 0xd0, 0x6a, 0x68, 0xca, 0x93, 0x94, 0x30, 0x40, 0x32, 0x27, 0x75,
+	0x88, 0xc9, 0xd3, 0xc9, 0xf4, 0x0b, 0xcd, 0xdc, 0xd9, 0x87, 0xb3, 0x3a,
+	0x07, 0x76, 0x74, 0x97, 0x23, 0x67, 0x86, 0xd9,
+};
+static const unsigned char pgpk_warm_dsa_y[] = {
+	0x96, 0x7b, 0x89, 0x6a, 0x0a, 0xe0, 0x9a, 0x14, 0xe3, 0xfb, 0x2f, 0x42,
+	0x92, 0x91, 0xe0, 0x7f, 0xbf, 0xb6, 0xe1, 0x02, 0xd7, 0x6c, 0x54, 0x35,
+	0xdb, 0x54, 0x96, 0xcc, 0x1b, 0xe9, 0xd8, 0x52, 0xe7, 0x52, 0x73, 0xd3,
+	0xfa, 0x27, 0xe1, 0x97, 0x3e, 0xc8, 0xe8, 0x99, 0x7c, 0xdd, 0x79, 0x81,
+	0x20, 0x6d, 0x57, 0xf8, 0xa9, 0x23, 0xda, 0x73, 0xb1, 0x35, 0x89, 0xa5,
+	0x51, 0x0c, 0x64, 0xdf, 0xff, 0x9b, 0x5c, 0x72, 0xb5, 0x5f, 0x95, 0x65,
+	0x3f, 0x69, 0xf8, 0xfa, 0x0e, 0x9e, 0x1d, 0x5c, 0x28, 0xed, 0xcc, 0xfc,
+	0x67, 0xd3, 0x75, 0x7a, 0x1c, 0xc5, 0xd7, 0x9e, 0xaa, 0x81, 0x36, 0xf7,
+	0x92, 0xa5, 0x77, 0x9e, 0x54, 0x5d, 0xbb, 0x6b, 0x57, 0x31, 0x88, 0x89,
+	0xf2, 0xb5, 0x80, 0xf7, 0xbc, 0xed, 0x37, 0x42, 0x29, 0x58, 0xfe, 0x9e,
+	0x42, 0x05, 0xa2, 0x0f, 0xaf, 0x41, 0x73, 0x9f,
+};
+static const unsigned char pgpk_warm_dsa_sig[] = {
+	0x30, 0x2e, 0x02, 0x15, 0x00, 0x8e, 0xcb, 0xa5, 0xa2, 0x85, 0x34, 0xec,
+	0xb5, 0xe9, 0x21, 0x93, 0xe9, 0xa9, 0xae, 0x9b, 0x04, 0xb8, 0xda, 0xd1,
+	0x09, 0x02, 0x15, 0x00, 0x85, 0x28, 0x72, 0x6f, 0x16, 0x22, 0x1e, 0xfa,
+	0xbf, 0xe3, 0xe3, 0x04, 0x6a, 0x48, 0x3f, 0xd1, 0x4d, 0xcc, 0xc1, 0x50,
+};
+
+/* EMSA-PKCS1-v1_5 DigestInfo prefix of SHA-256 (RFC 8017 9.2 note 1). */
+static const unsigned char pgpk_sha256_prefix[] = {
+	0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01,
+	0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20,
+};
+
+/* SHA-1, SHA-2 and RIPEMD-160 through their block functions, SHA-3
+ * through EVP: the parser's digests (helper/digest.c). */
+static int pgpk_digests_once(unsigned char sha256[SHA256_DIGEST_LENGTH])
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int md_len;
-	EVP_MD *alg;
-	int ok;
+	SHA512_CTX s512;
+	SHA256_CTX s256;
+	SHA_CTX s1;
+	RIPEMD160_CTX r160;
 
-	alg = EVP_MD_fetch(NULL, name, NULL);
-	if (!alg)
-		return -ENOPKG;
-	ok = EVP_Digest(pgpk_warm_msg, sizeof(pgpk_warm_msg) - 1, md, &md_len,
-			alg, NULL);
-	EVP_MD_free(alg);
-	return ok ? 0 : -ENOPKG;
-}
-
-/* Returns 1 verified, 0 refused, negative errno if the machinery failed. */
-static int pgpk_rsa_verify_once(const unsigned char *sig, size_t sig_len)
-{
-	static const unsigned char e[] = { 0x01, 0x00, 0x01 };
-	unsigned char md[32];
-	unsigned int md_len;
-	OSSL_PARAM_BLD *bld;
-	OSSL_PARAM *params = NULL;
-	EVP_PKEY_CTX *ctx = NULL;
-	EVP_PKEY *pkey = NULL;
-	BIGNUM *n = NULL, *bn_e = NULL;
-	int ret = -ENOPKG;
-
-	if (!EVP_Digest(pgpk_warm_msg, sizeof(pgpk_warm_msg) - 1, md, &md_len,
-			EVP_sha256(), NULL))
-		return -ENOPKG;
-	bld = OSSL_PARAM_BLD_new();
-	if (!bld)
-		return -ENOMEM;
-	n = BN_bin2bn(pgpk_warm_n, sizeof(pgpk_warm_n), NULL);
-	bn_e = BN_bin2bn(e, sizeof(e), NULL);
-	if (!n || !bn_e ||
-	    !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_N, n) ||
-	    !OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_RSA_E, bn_e))
-		goto error_free_bn;
-	params = OSSL_PARAM_BLD_to_param(bld);
-	if (!params)
-		goto error_free_bn;
-	ctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
-	if (!ctx || EVP_PKEY_fromdata_init(ctx) <= 0 ||
-	    EVP_PKEY_fromdata(ctx, &pkey, EVP_PKEY_PUBLIC_KEY, params) <= 0)
-		goto error_free_ctx;
-	EVP_PKEY_CTX_free(ctx);
-	ctx = EVP_PKEY_CTX_new_from_pkey(NULL, pkey, NULL);
-	if (!ctx || EVP_PKEY_verify_init(ctx) <= 0 ||
-	    EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_PADDING) <= 0 ||
-	    EVP_PKEY_CTX_set_signature_md(ctx, EVP_sha256()) <= 0)
-		goto error_free_ctx;
-	ret = EVP_PKEY_verify(ctx, sig, sig_len, md, md_len) == 1 ? 1 : 0;
-
-error_free_ctx:
-	EVP_PKEY_CTX_free(ctx);
-	EVP_PKEY_free(pkey);
-	OSSL_PARAM_free(params);
-error_free_bn:
-	BN_free(n);
-	BN_free(bn_e);
-	OSSL_PARAM_BLD_free(bld);
-	return ret;
-}
-
-/* Returns 1 verified, 0 refused, negative errno if the machinery failed. */
-static int pgpk_ecdsa_verify_once(const unsigned char *sig, size_t sig_len)
-{
-	unsigned char md[32];
-	unsigned int md_len;
-	OSSL_PARAM params[3];
-	EVP_PKEY_CTX *ctx;
-	EVP_PKEY *pkey = NULL;
-	int ret = -ENOPKG;
-
-	if (!EVP_Digest(pgpk_warm_msg, sizeof(pgpk_warm_msg) - 1, md, &md_len,
-			EVP_sha256(), NULL))
-		return -ENOPKG;
-	params[0] = OSSL_PARAM_construct_utf8_string(
-		OSSL_PKEY_PARAM_GROUP_NAME, (char *)(uintptr_t) "prime256v1",
-		0);
-	params[1] = OSSL_PARAM_construct_octet_string(
-		OSSL_PKEY_PARAM_PUB_KEY, (void *)(uintptr_t)pgpk_warm_ec_pub,
-		sizeof(pgpk_warm_ec_pub));
-	params[2] = OSSL_PARAM_construct_end();
-	ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
-	if (!ctx || EVP_PKEY_fromdata_init(ctx) <= 0 ||
-	    EVP_PKEY_fromdata(ctx, &pkey, EVP_PKEY_PUBLIC_KEY, params) <= 0)
-		goto error_free_ctx;
-	EVP_PKEY_CTX_free(ctx);
-	ctx = EVP_PKEY_CTX_new_from_pkey(NULL, pkey, NULL);
-	if (!ctx || EVP_PKEY_verify_init(ctx) <= 0)
-		goto error_free_ctx;
-	ret = EVP_PKEY_verify(ctx, sig, sig_len, md, md_len) == 1 ? 1 : 0;
-
-error_free_ctx:
-	EVP_PKEY_CTX_free(ctx);
-	EVP_PKEY_free(pkey);
-	return ret;
-}
-
-/*
- * Compute every digest and verify a good and a bad RSA and ECDSA
- * signature.  Returns 0 when all behave, -ENOPKG otherwise.  Safe inside
- * the sandbox once pgpk_sandbox_preload_crypto() has run in an ancestor.
- */
-static int pgpk_crypto_exercise(bool refusals)
-{
-	unsigned char bad[sizeof(pgpk_warm_s)]; /* the larger signature */
-	size_t i;
-
-	for (i = 0; i < sizeof(pgpk_required_digests) /
-				sizeof(pgpk_required_digests[0]);
-	     i++)
-		if (pgpk_digest_once(pgpk_required_digests[i]))
-			return -ENOPKG;
-	for (i = 0; i < sizeof(pgpk_optional_digests) /
-				sizeof(pgpk_optional_digests[0]);
-	     i++)
-		pgpk_digest_once(pgpk_optional_digests[i]);
-	if (pgpk_rsa_verify_once(pgpk_warm_s, sizeof(pgpk_warm_s)) != 1 ||
-	    pgpk_ecdsa_verify_once(pgpk_warm_ec_sig,
-				   sizeof(pgpk_warm_ec_sig)) != 1)
-		return -ENOPKG;
-	if (!refusals)
-		return 0;
-	memcpy(bad, pgpk_warm_s, sizeof(bad));
-	bad[sizeof(bad) / 2] ^= 0x01;
-	if (pgpk_rsa_verify_once(bad, sizeof(bad)) != 0)
-		return -ENOPKG;
-	memcpy(bad, pgpk_warm_ec_sig, sizeof(pgpk_warm_ec_sig));
-	bad[sizeof(pgpk_warm_ec_sig) - 2] ^= 0x01;
-	if (pgpk_ecdsa_verify_once(bad, sizeof(pgpk_warm_ec_sig)) != 0)
+	SHA1_Init(&s1);
+	SHA1_Update(&s1, pgpk_warm_msg, PGPK_WARM_LEN);
+	SHA1_Final(md, &s1);
+	SHA224_Init(&s256);
+	SHA224_Update(&s256, pgpk_warm_msg, PGPK_WARM_LEN);
+	SHA224_Final(md, &s256);
+	SHA384_Init(&s512);
+	SHA384_Update(&s512, pgpk_warm_msg, PGPK_WARM_LEN);
+	SHA384_Final(md, &s512);
+	SHA512_Init(&s512);
+	SHA512_Update(&s512, pgpk_warm_msg, PGPK_WARM_LEN);
+	SHA512_Final(md, &s512);
+	RIPEMD160_Init(&r160);
+	RIPEMD160_Update(&r160, pgpk_warm_msg, PGPK_WARM_LEN);
+	RIPEMD160_Final(md, &r160);
+	SHA256_Init(&s256);
+	SHA256_Update(&s256, pgpk_warm_msg, PGPK_WARM_LEN);
+	SHA256_Final(sha256, &s256);
+	if (!EVP_Digest(pgpk_warm_msg, PGPK_WARM_LEN, md, &md_len,
+			EVP_sha3_256(), NULL) ||
+	    !EVP_Digest(pgpk_warm_msg, PGPK_WARM_LEN, md, &md_len,
+			EVP_sha3_512(), NULL))
 		return -ENOPKG;
 	return 0;
 }
 
-int pgpk_sandbox_crypto_check(void)
+/*
+ * RSA as the parser checks it (helper/openpgp/cert.c pgpk_rsa_recover()):
+ * s^e mod n with a Montgomery context, compared with EMSA-PKCS1-v1_5 of
+ * SHA-256(message).  Returns 1 verified, 0 refused, negative errno if the
+ * machinery failed.
+ */
+static int pgpk_rsa_verify_once(const unsigned char *sig, size_t sig_len,
+				const unsigned char *digest)
 {
-	return pgpk_crypto_exercise(true);
+	unsigned char em[sizeof(pgpk_warm_n)];
+	size_t k = sizeof(pgpk_warm_n), tlen, i;
+	BIGNUM *n, *e, *s, *m;
+	BN_MONT_CTX *mont;
+	BN_CTX *bn;
+	int ret = -ENOMEM;
+
+	bn = BN_CTX_new();
+	mont = BN_MONT_CTX_new();
+	n = BN_bin2bn(pgpk_warm_n, sizeof(pgpk_warm_n), NULL);
+	e = BN_new();
+	s = BN_bin2bn(sig, (int)sig_len, NULL);
+	m = BN_new();
+	if (!bn || !mont || !n || !e || !s || !m || !BN_set_word(e, 65537) ||
+	    !BN_MONT_CTX_set(mont, n, bn) ||
+	    !BN_mod_exp_mont(m, s, e, n, bn, mont) ||
+	    BN_bn2binpad(m, em, (int)k) != (int)k)
+		goto out;
+	tlen = sizeof(pgpk_sha256_prefix) + SHA256_DIGEST_LENGTH;
+	ret = em[0] == 0x00 && em[1] == 0x01 && em[k - tlen - 1] == 0x00 &&
+	      !memcmp(em + k - tlen, pgpk_sha256_prefix,
+		      sizeof(pgpk_sha256_prefix)) &&
+	      !memcmp(em + k - SHA256_DIGEST_LENGTH, digest,
+		      SHA256_DIGEST_LENGTH);
+	for (i = 2; ret && i < k - tlen - 1; i++)
+		ret = em[i] == 0xff;
+out:
+	BN_free(m);
+	BN_free(s);
+	BN_free(e);
+	BN_free(n);
+	BN_MONT_CTX_free(mont);
+	BN_CTX_free(bn);
+	return ret;
 }
 
-int pgpk_sandbox_preload_crypto(void)
+/* pkalgo.c's pgpk_pkey_fromdata() + pgpk_verify_der(): 1, 0 or -errno. */
+static int pgpk_pkey_verify_once(const char *type, const OSSL_PARAM *params,
+				 const unsigned char *sig, size_t sig_len,
+				 const unsigned char *digest)
+{
+	EVP_PKEY_CTX *ctx;
+	EVP_PKEY *pkey = NULL;
+	int ret = -ENOPKG;
+
+	ctx = EVP_PKEY_CTX_new_from_name(NULL, type, NULL);
+	if (!ctx || EVP_PKEY_fromdata_init(ctx) <= 0 ||
+	    EVP_PKEY_fromdata(ctx, &pkey, EVP_PKEY_PUBLIC_KEY,
+			      (OSSL_PARAM *)(uintptr_t)params) <= 0)
+		goto out;
+	EVP_PKEY_CTX_free(ctx);
+	ctx = EVP_PKEY_CTX_new_from_pkey(NULL, pkey, NULL);
+	if (!ctx || EVP_PKEY_verify_init(ctx) <= 0)
+		goto out;
+	ret = EVP_PKEY_verify(ctx, sig, sig_len, digest,
+			      SHA256_DIGEST_LENGTH) == 1;
+out:
+	EVP_PKEY_CTX_free(ctx);
+	EVP_PKEY_free(pkey);
+	return ret;
+}
+
+static int pgpk_ecdsa_verify_once(const char *group, const unsigned char *pub,
+				  size_t pub_len, const unsigned char *sig,
+				  size_t sig_len, const unsigned char *digest)
+{
+	OSSL_PARAM params[] = {
+		OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME,
+				       (char *)(uintptr_t)group, 0),
+		OSSL_PARAM_octet_string(OSSL_PKEY_PARAM_PUB_KEY,
+					(void *)(uintptr_t)pub, pub_len),
+		OSSL_PARAM_END,
+	};
+
+	return pgpk_pkey_verify_once("EC", params, sig, sig_len, digest);
+}
+
+static int pgpk_dsa_verify_once(const unsigned char *sig, size_t sig_len,
+				const unsigned char *digest)
+{
+	OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+	OSSL_PARAM *params = NULL;
+	BIGNUM *bn[4] = {
+		BN_bin2bn(pgpk_warm_dsa_p, sizeof(pgpk_warm_dsa_p), NULL),
+		BN_bin2bn(pgpk_warm_dsa_q, sizeof(pgpk_warm_dsa_q), NULL),
+		BN_bin2bn(pgpk_warm_dsa_g, sizeof(pgpk_warm_dsa_g), NULL),
+		BN_bin2bn(pgpk_warm_dsa_y, sizeof(pgpk_warm_dsa_y), NULL),
+	};
+	int ret = -ENOMEM, i;
+
+	if (bld && bn[0] && bn[1] && bn[2] && bn[3] &&
+	    OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_FFC_P, bn[0]) &&
+	    OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_FFC_Q, bn[1]) &&
+	    OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_FFC_G, bn[2]) &&
+	    OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_PUB_KEY, bn[3]))
+		params = OSSL_PARAM_BLD_to_param(bld);
+	if (params)
+		ret = pgpk_pkey_verify_once("DSA", params, sig, sig_len,
+					    digest);
+	OSSL_PARAM_free(params);
+	for (i = 0; i < 4; i++)
+		BN_free(bn[i]);
+	OSSL_PARAM_BLD_free(bld);
+	return ret;
+}
+
+/* pkalgo.c's pgpk_verify_eddsa(): 1, 0 or -errno. */
+static int pgpk_eddsa_verify_once(int type, const unsigned char *pub,
+				  size_t pub_len, const unsigned char *sig,
+				  size_t sig_len)
+{
+	EVP_PKEY *pkey = EVP_PKEY_new_raw_public_key(type, NULL, pub, pub_len);
+	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	int ret = -ENOPKG;
+
+	if (pkey && md && EVP_DigestVerifyInit(md, NULL, NULL, NULL, pkey) > 0)
+		ret = EVP_DigestVerify(md, sig, sig_len,
+				       (const unsigned char *)pgpk_warm_msg,
+				       PGPK_WARM_LEN) == 1;
+	EVP_MD_CTX_free(md);
+	EVP_PKEY_free(pkey);
+	return ret;
+}
+
+/* A copy of sig with one bit flipped (sig_len <= PGPK_WARM_MAX_SIG). */
+#define PGPK_WARM_MAX_SIG 128
+static const unsigned char *pgpk_flip(unsigned char *buf,
+				      const unsigned char *sig, size_t sig_len,
+				      size_t at)
+{
+	memcpy(buf, sig, sig_len);
+	buf[at] ^= 0x01;
+	return buf;
+}
+
+int pgpk_sandbox_crypto_check(void)
+{
+	unsigned char sha256[SHA256_DIGEST_LENGTH], bad[PGPK_WARM_MAX_SIG];
+
+	if (pgpk_digests_once(sha256))
+		return -ENOPKG;
+	/* Good signatures verify... */
+	if (pgpk_rsa_verify_once(pgpk_warm_s, sizeof(pgpk_warm_s), sha256) !=
+		    1 ||
+	    pgpk_ecdsa_verify_once("P-256", pgpk_warm_ec_pub,
+				   sizeof(pgpk_warm_ec_pub), pgpk_warm_ec_sig,
+				   sizeof(pgpk_warm_ec_sig), sha256) != 1 ||
+	    pgpk_ecdsa_verify_once("P-384", pgpk_warm_p384_pub,
+				   sizeof(pgpk_warm_p384_pub),
+				   pgpk_warm_p384_sig,
+				   sizeof(pgpk_warm_p384_sig), sha256) != 1 ||
+	    pgpk_dsa_verify_once(pgpk_warm_dsa_sig, sizeof(pgpk_warm_dsa_sig),
+				 sha256) != 1 ||
+	    pgpk_eddsa_verify_once(EVP_PKEY_ED25519, pgpk_warm_ed25519_pub,
+				   sizeof(pgpk_warm_ed25519_pub),
+				   pgpk_warm_ed25519_sig,
+				   sizeof(pgpk_warm_ed25519_sig)) != 1 ||
+	    pgpk_eddsa_verify_once(EVP_PKEY_ED448, pgpk_warm_ed448_pub,
+				   sizeof(pgpk_warm_ed448_pub),
+				   pgpk_warm_ed448_sig,
+				   sizeof(pgpk_warm_ed448_sig)) != 1)
+		return -ENOPKG;
+	/* ...and bad ones are refused, an OpenSSL error raised each time. */
+	if (pgpk_rsa_verify_once(
+		    pgpk_flip(bad, pgpk_warm_s, sizeof(pgpk_warm_s), 64),
+		    sizeof(pgpk_warm_s), sha256) != 0 ||
+	    pgpk_ecdsa_verify_once(
+		    "P-256", pgpk_warm_ec_pub, sizeof(pgpk_warm_ec_pub),
+		    pgpk_flip(bad, pgpk_warm_ec_sig, sizeof(pgpk_warm_ec_sig),
+			      sizeof(pgpk_warm_ec_sig) - 2),
+		    sizeof(pgpk_warm_ec_sig), sha256) != 0 ||
+	    pgpk_ecdsa_verify_once("P-384", pgpk_warm_p384_pub,
+				   sizeof(pgpk_warm_p384_pub),
+				   pgpk_flip(bad, pgpk_warm_p384_sig,
+					     sizeof(pgpk_warm_p384_sig),
+					     sizeof(pgpk_warm_p384_sig) - 2),
+				   sizeof(pgpk_warm_p384_sig), sha256) != 0 ||
+	    pgpk_dsa_verify_once(pgpk_flip(bad, pgpk_warm_dsa_sig,
+					   sizeof(pgpk_warm_dsa_sig),
+					   sizeof(pgpk_warm_dsa_sig) - 2),
+				 sizeof(pgpk_warm_dsa_sig), sha256) != 0 ||
+	    pgpk_eddsa_verify_once(EVP_PKEY_ED25519, pgpk_warm_ed25519_pub,
+				   sizeof(pgpk_warm_ed25519_pub),
+				   pgpk_flip(bad, pgpk_warm_ed25519_sig,
+					     sizeof(pgpk_warm_ed25519_sig), 5),
+				   sizeof(pgpk_warm_ed25519_sig)) != 0 ||
+	    pgpk_eddsa_verify_once(EVP_PKEY_ED448, pgpk_warm_ed448_pub,
+				   sizeof(pgpk_warm_ed448_pub),
+				   pgpk_flip(bad, pgpk_warm_ed448_sig,
+					     sizeof(pgpk_warm_ed448_sig), 5),
+				   sizeof(pgpk_warm_ed448_sig)) != 0)
+		return -ENOPKG;
+	ERR_clear_error();
+	return 0;
+}
+
+/*
+ * The random generator: OpenSSL's generic EC code blinds with it even to
+ * verify, and its first use runs a pthread_once, fetches its methods and
+ * seeds.  HASH-DRBG over SHA-256 (NIST SP 800-90A, 256-bit strength like
+ * the default CTR-DRBG over AES-256, whose first use builds every cipher
+ * method: 3.1 M instructions against 0.3 M); a child reseeds it after
+ * fork() with one getrandom() (pgpk_seccomp.c).  The type can only be
+ * chosen before the first use: later, the default stays.
+ */
+static int pgpk_preload_rand(void)
 {
 	unsigned char byte;
 
-	/* Providers and error strings now, not inside the filter; no
-	 * openssl.cnf (helper/main.c). */
-	if (!OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG |
-					 OPENSSL_INIT_ADD_ALL_DIGESTS |
-					 OPENSSL_INIT_ADD_ALL_CIPHERS |
-					 OPENSSL_INIT_LOAD_CRYPTO_STRINGS,
-				 NULL))
-		return -ENOPKG;
-	/* Instantiate the DRBGs (fetches, no files); each child reseeds its
-	 * own after fork() with one getrandom() (see pgpk_seccomp.c). */
+	RAND_set_DRBG_type(NULL, "HASH-DRBG", NULL, NULL, "SHA256");
 	if (RAND_bytes(&byte, 1) != 1 || RAND_priv_bytes(&byte, 1) != 1)
 		return -ENOPKG;
-	/* Good signatures suffice to fetch everything; the tests also run
-	 * the refusals (pgpk_sandbox_crypto_check()), inside the filter. */
-	return pgpk_crypto_exercise(false);
+	return 0;
+}
+
+/* The parser's key types (helper/openpgp/pkalgo.c) and their signature
+ * schemes: OpenSSL's key management and signature names. */
+static const char *const pgpk_warm_keymgmt[] = { "EC", "DSA", "ED25519",
+						 "ED448" };
+static const char *const pgpk_warm_signature[] = { "ECDSA", "DSA", "ED25519",
+						   "ED448" };
+
+int pgpk_sandbox_preload_crypto(void)
+{
+	unsigned char sha256[SHA256_DIGEST_LENGTH];
+	EVP_SIGNATURE *sig;
+	EVP_KEYMGMT *km;
+	EVP_PKEY *pkey;
+	size_t i;
+
+	/* Without openssl.cnf or the legacy name tables (pgpk_sandbox.h);
+	 * a no-op after helper/main.c's identical call. */
+	if (!OPENSSL_init_crypto(PGPK_OPENSSL_INIT, NULL))
+		return -ENOPKG;
+	/* The per-thread error state, as a refused signature would make it. */
+	ERR_set_mark();
+	ERR_pop_to_mark();
+	/* SHA-3, and with it every digest method. */
+	if (pgpk_digests_once(sha256))
+		return -ENOPKG;
+	/* DSA, ECDSA, EdDSA: the methods... */
+	for (i = 0;
+	     i < sizeof(pgpk_warm_keymgmt) / sizeof(pgpk_warm_keymgmt[0]);
+	     i++) {
+		km = EVP_KEYMGMT_fetch(NULL, pgpk_warm_keymgmt[i], NULL);
+		sig = EVP_SIGNATURE_fetch(NULL, pgpk_warm_signature[i], NULL);
+		EVP_KEYMGMT_free(km);
+		EVP_SIGNATURE_free(sig);
+		if (!km || !sig)
+			return -ENOPKG;
+	}
+	/* ...and one key: the first EVP_PKEY initialises the engine table
+	 * (a pthread_once, which the child would run behind the filter). */
+	if (pgpk_preload_rand())
+		return -ENOPKG;
+	pkey = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL,
+					   pgpk_warm_ed25519_pub,
+					   sizeof(pgpk_warm_ed25519_pub));
+	if (!pkey)
+		return -ENOPKG;
+	EVP_PKEY_free(pkey);
+	return 0;
 }

@@ -14,9 +14,11 @@ PGPK_APT_KERNEL="linux-image-amd64 linux-headers-amd64 sparse
 # attr: setfattr for the IMA cases; ima-evm-utils: evmctl (ima-sign test).
 PGPK_APT_VM="qemu-system-x86 busybox-static keyutils cpio mmdebstrap dwarves attr
 	kmod"
+# sqv, sq: the Sequoia peers of tests/bench/verify-speed.sh (and sqv's
+# verdicts beside pgpk's in tests/host/time-revocation.sh).
 PGPK_APT_TEST="gnupg gpgv debian-keyring debian-archive-keyring
 	clang-format perl python3 python3-cryptography openssl xxd strace
-	ima-evm-utils"
+	ima-evm-utils sqv sq"
 # The Debian packages: building them (debian/control's Build-Depends,
 # above and these), checking them (hardening-check: devscripts; lintian),
 # proving them (tests/system/run.sh: mmdebstrap, qemu above; mkfs.ext4).

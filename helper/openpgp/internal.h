@@ -163,15 +163,13 @@ bool pgpk_pk_algo_can_sign(unsigned int algo);
 bool pgpk_pk_algo_is_rsa(unsigned int algo);
 /* Hash the key packet as signatures and fingerprints do (RFC 9580 5.2.4):
  * v4 0x99 + 2-octet length, v6 0x9B + 4-octet length, then the body. */
-struct evp_md_ctx_st;
-int pgpk_hash_key_packet(struct evp_md_ctx_st *ctx,
-			 const struct pgpk_pubkey *key);
+int pgpk_hash_key_packet(struct pgpk_digest *d, const struct pgpk_pubkey *key);
 
 /* sig.c: hash the signature's trailer (RFC 9580 5.2.4) after the data. */
-int pgpk_hash_sig_trailer(struct evp_md_ctx_st *ctx,
+int pgpk_hash_sig_trailer(struct pgpk_digest *d,
 			  const struct pgpk_signature *sig);
 /* v6: salt first (RFC 9580 5.2.4). */
-int pgpk_hash_sig_prefix(struct evp_md_ctx_st *ctx,
+int pgpk_hash_sig_prefix(struct pgpk_digest *d,
 			 const struct pgpk_signature *sig);
 /* Expected v6 salt size for a hash algorithm, 0 if unknown. */
 size_t pgpk_hash_salt_len(unsigned int hash_algo);

@@ -6,8 +6,6 @@
  */
 #include <string.h>
 
-#include <openssl/evp.h>
-
 #include "helper/openpgp/internal.h"
 
 const char *pgpk_pk_algo_name(unsigned int algo)
@@ -264,8 +262,7 @@ truncated:
 		key->algo_name, key->offset);
 }
 
-int pgpk_hash_key_packet(struct evp_md_ctx_st *ctx,
-			 const struct pgpk_pubkey *key)
+int pgpk_hash_key_packet(struct pgpk_digest *d, const struct pgpk_pubkey *key)
 {
 	uint8_t hdr[5];
 	size_t n;
@@ -285,8 +282,8 @@ int pgpk_hash_key_packet(struct evp_md_ctx_st *ctx,
 		hdr[2] = (uint8_t)key->body_len;
 		n = 3;
 	}
-	if (!EVP_DigestUpdate(ctx, hdr, n) ||
-	    !EVP_DigestUpdate(ctx, key->body, key->body_len))
+	if (pgpk_digest_update(d, hdr, n) ||
+	    pgpk_digest_update(d, key->body, key->body_len))
 		return -ENOMEM;
 	return 0;
 }
@@ -294,21 +291,17 @@ int pgpk_hash_key_packet(struct evp_md_ctx_st *ctx,
 /* RFC 9580 5.5.4: v4 SHA-1, v6 SHA-256 over the hashed key packet. */
 static int pgpk_fingerprint(struct pgpk_pubkey *key, struct pgpk_error *err)
 {
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	unsigned int n = 0;
-	int ret = 0;
+	struct pgpk_digest d;
+	size_t n = 0;
 
-	if (!ctx)
-		return pgpk_fail(err, -ENOMEM, key->offset, "out of memory");
-	if (!EVP_DigestInit_ex(
-		    ctx, key->version == 6 ? EVP_sha256() : EVP_sha1(), NULL) ||
-	    pgpk_hash_key_packet(ctx, key) ||
-	    !EVP_DigestFinal_ex(ctx, key->fpr, &n)) {
-		ret = pgpk_fail(err, -ENOMEM, key->offset,
-				"fingerprint hash failed for key at offset %zu",
-				key->offset);
-		goto out_free_ctx;
-	}
+	if (pgpk_digest_init(&d, key->version == 6 ? PGPK_HASH_SHA256 :
+						     PGPK_HASH_SHA1) ||
+	    pgpk_hash_key_packet(&d, key) ||
+	    pgpk_digest_final(&d, key->fpr, &n))
+		return pgpk_fail(
+			err, -ENOMEM, key->offset,
+			"fingerprint hash failed for key at offset %zu",
+			key->offset);
 	key->fpr_len = n;
 	/* 5.5.4.2: v4 key ID = low 64 bits; 5.5.4.3: v6 = high 64 bits. */
 	if (key->version == 6)
@@ -316,9 +309,7 @@ static int pgpk_fingerprint(struct pgpk_pubkey *key, struct pgpk_error *err)
 	else
 		memcpy(key->keyid, key->fpr + n - PGPK_KEYID_LEN,
 		       PGPK_KEYID_LEN);
-out_free_ctx:
-	EVP_MD_CTX_free(ctx);
-	return ret;
+	return 0;
 }
 
 int pgpk_pubkey_parse(const uint8_t *body, size_t len, size_t offset,

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "helper/pgpk_convert.h"
+#include "helper/pgpk_digest.h" /* enum pgpk_hash_algo, digests */
 
 /* RFC 9580 9.1: public-key algorithms. */
 enum pgpk_pk_algo {
@@ -42,19 +43,6 @@ enum pgpk_pk_algo {
 	PGPK_PK_X448 = 26,
 	PGPK_PK_ED25519 = 27,
 	PGPK_PK_ED448 = 28,
-};
-
-/* RFC 9580 9.5: hash algorithms. */
-enum pgpk_hash_algo {
-	PGPK_HASH_MD5 = 1,
-	PGPK_HASH_SHA1 = 2,
-	PGPK_HASH_RIPEMD160 = 3,
-	PGPK_HASH_SHA256 = 8,
-	PGPK_HASH_SHA384 = 9,
-	PGPK_HASH_SHA512 = 10,
-	PGPK_HASH_SHA224 = 11,
-	PGPK_HASH_SHA3_256 = 12,
-	PGPK_HASH_SHA3_512 = 14,
 };
 
 /* RFC 9580 5.2.1: signature types used here. */
@@ -151,6 +139,8 @@ struct pgpk_signature {
 	size_t sig_fields_len;
 };
 
+struct pgpk_rsa; /* internal (cert.c): a loaded RSA public key */
+
 /* One key packet, primary (tag 6) or subkey (tag 14), RFC 9580 5.5.2. */
 struct pgpk_pubkey {
 	size_t offset; /* offset of the packet body */
@@ -215,6 +205,11 @@ struct pgpk_pubkey {
 	/* Subkey: creation time of its oldest verifying binding
 	 * (RFC 9580 5.2.1.11: later bindings only update its properties). */
 	uint32_t bound_at;
+	/* Internal (cert.c): an RSA key as loaded by the first check of a
+	 * signature it made, kept with its keyring; rsa_err once loading
+	 * failed. */
+	struct pgpk_rsa *rsa;
+	int rsa_err;
 };
 
 /* A user ID (tag 13) or user attribute (tag 17) with its signatures. */
@@ -286,7 +281,14 @@ struct pgpk_parse_opts {
 	 * validated (their signatures verified); the keys of the others
 	 * stay invalid.  verify needs only its signatures' issuers. */
 	bool (*want)(const struct pgpk_cert *cert, void *arg);
-	void *want_arg;
+	/* If set, of a validated certificate only the subkeys for which it
+	 * returns true are (the primary key always is); the others stay
+	 * invalid.  A signature by the primary key needs none of them. */
+	bool (*want_subkey)(const struct pgpk_pubkey *sub, void *arg);
+	void *want_arg; /* for both */
+	/* A subkey's bound_at is its deciding binding's time, its older
+	 * bindings left unchecked (list shows no bound time). */
+	bool no_bound_at;
 };
 
 /* A parsed keyring: one or more certificates. */
@@ -512,10 +514,27 @@ int pgpk_verify_digest(const struct pgpk_pubkey *key,
 
 /*
  * Verify an RSA PKCS#1 v1.5 signature over an already computed digest
- * with key (n, e).  0 good, -EKEYREJECTED bad, -ENOPKG unknown hash.
+ * with key (n, e) (RFC 8017 8.2.2, one public-key operation with
+ * OpenSSL's Montgomery arithmetic).  0 good, -EKEYREJECTED bad (a value
+ * longer than the modulus, or 8 or more octets shorter, included),
+ * -ENOPKG unknown hash, -EBADMSG a key no signature is checked with
+ * (modulus even or outside 64..2048 octets, exponent over 64 bits).
  */
 int pgpk_rsa_verify_digest(const struct pgpk_mpi *n, const struct pgpk_mpi *e,
 			   unsigned int hash_algo, const uint8_t *digest,
 			   size_t digest_len, const struct pgpk_mpi *s);
+
+/*
+ * The same with (n, e), where `key` is the keyring's key the caller took
+ * them from: when it holds exactly that modulus and exponent (compared)
+ * and its keyring loaded it to check a self-signature, that loaded key is
+ * used (no second Montgomery setup: a third of a verification).  Not
+ * thread-safe against a validation of the same keyring.
+ */
+int pgpk_key_rsa_verify_digest(const struct pgpk_pubkey *key,
+			       const struct pgpk_mpi *n,
+			       const struct pgpk_mpi *e, unsigned int hash_algo,
+			       const uint8_t *digest, size_t digest_len,
+			       const struct pgpk_mpi *s);
 
 #endif /* PGPK_OPENPGP_H */

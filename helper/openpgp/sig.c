@@ -5,8 +5,6 @@
  */
 #include <string.h>
 
-#include <openssl/evp.h>
-
 #include "helper/openpgp/internal.h"
 
 /* RFC 9580 5.2.3.7: subpacket types this library understands. */
@@ -456,17 +454,17 @@ int pgpk_signature_parse(const uint8_t *body, size_t len, size_t offset,
 	}
 }
 
-int pgpk_hash_sig_prefix(struct evp_md_ctx_st *ctx,
+int pgpk_hash_sig_prefix(struct pgpk_digest *d,
 			 const struct pgpk_signature *sig)
 {
 	/* RFC 9580 5.2.4: a v6 signature hashes its salt first. */
 	if (sig->version == 6 &&
-	    !EVP_DigestUpdate(ctx, sig->salt, sig->salt_len))
+	    pgpk_digest_update(d, sig->salt, sig->salt_len))
 		return -ENOMEM;
 	return 0;
 }
 
-int pgpk_hash_sig_trailer(struct evp_md_ctx_st *ctx,
+int pgpk_hash_sig_trailer(struct pgpk_digest *d,
 			  const struct pgpk_signature *sig)
 {
 	size_t n;
@@ -474,7 +472,7 @@ int pgpk_hash_sig_trailer(struct evp_md_ctx_st *ctx,
 
 	if (sig->version == 3)
 		/* RFC 4880 5.2.2: the five hashed octets (type, time). */
-		return EVP_DigestUpdate(ctx, sig->hashed, 5) ? 0 : -ENOMEM;
+		return pgpk_digest_update(d, sig->hashed, 5);
 	/* RFC 9580 5.2.4: the packet from its version octet to the end of
 	 * the hashed area, then version, 0xFF, four-octet length of it. */
 	n = (size_t)(sig->hashed - sig->body) + sig->hashed_len;
@@ -484,8 +482,8 @@ int pgpk_hash_sig_trailer(struct evp_md_ctx_st *ctx,
 	t[3] = (uint8_t)(n >> 16);
 	t[4] = (uint8_t)(n >> 8);
 	t[5] = (uint8_t)n;
-	if (!EVP_DigestUpdate(ctx, sig->body, n) ||
-	    !EVP_DigestUpdate(ctx, t, sizeof(t)))
+	if (pgpk_digest_update(d, sig->body, n) ||
+	    pgpk_digest_update(d, t, sizeof(t)))
 		return -ENOMEM;
 	return 0;
 }

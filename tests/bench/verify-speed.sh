@@ -1,95 +1,296 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Benchmark (not a test): `pgpk-helper verify` against gpgv and sqv on the
-# same inputs in the same run, and `pgpk-helper list` against gpg.
+# Benchmark (not a test): pgpk-helper against its peers on the same inputs
+# in the same run, and the upcall pipeline on its own.
 #
-#   tests/bench/verify-speed.sh [RUNS]
+#   tests/bench/verify-speed.sh [RUNS] [--before HELPER] [--icount] [--no-list]
 #
-# For each case it prints the wall time per verification (best of RUNS
-# rounds of 20 runs each: a loaded machine only ever slows a round down)
-# and the instructions one run executes (valgrind --tool=callgrind:
-# repeatable whatever else the machine does), with the ratios against
-# gpgv and sqv.  Cases:
-#   detached  a detached signature, a one-certificate keyring
-#             (tests/verify/testdata: good.pgp, msg.sig, msg.txt)
-#   inrelease the newest /var/lib/apt/lists/*_InRelease against
-#             /usr/share/keyrings/debian-archive-keyring.gpg (gpgv only:
-#             sqv takes no cleartext-signed messages)
-# Uses bazel-bin/helper/pgpk-helper, the default (optimized, hardened)
-# build.  Then tests/openpgp/bench-list.sh for `list`.
+# Wall times are the best of RUNS rounds (default 5); in each round every
+# tool of a case runs in turn (a loaded machine slows a round down, never
+# speeds one up, and every tool sees the same load).  Instructions come
+# from callgrind (valgrind): they do not depend on the machine's load.
+# Cases:
+#   detached   a detached signature, a one-certificate keyring
+#              (tests/verify/testdata: good.pgp, msg.sig, msg.txt):
+#              pgpk-helper verify, gpgv, sqv; 20 runs per round
+#   inrelease  the newest /var/lib/apt/lists/*_InRelease against
+#              /usr/share/keyrings/debian-archive-keyring.gpg (gpgv only:
+#              sqv takes no cleartext-signed messages); 20 runs per round
+#   list       /usr/share/keyrings/debian-keyring.gpg: pgpk-helper list,
+#              gpg --show-keys --with-colons, sq keyring list (primary
+#              user IDs) and sq inspect (every component, as list); pgpk's
+#              CPU time (user + system) of its best round and its parallel
+#              efficiency on the machine's CPUs, CPU / (wall x CPUs)
+#   upcall     pgpk-helper debug key tests/bench/rsa4096.pgp: one whole
+#              sandboxed conversion (exec, OpenSSL start, sandbox
+#              preparation, fork, sandbox, parse, answer, re-validation,
+#              policy), the parent and the child; instructions through
+#              tests/bench/callgrind_seccomp.so (valgrind has no
+#              seccomp(2); the shim adds about 0.17 M of its own: one more
+#              object in the dynamic linker's search order), with --icount
+#              also counted natively by tests/bench/icount (ptrace,
+#              single-stepping: minutes)
+#   import     pgpk-helper import of debian-keyring.gpg into a throwaway
+#              session keyring (keyctl session -): on a host without the
+#              pgpk module every add_key fails at once, so this is
+#              import's own cost per key (each key it adds on a pgpk
+#              kernel costs one upcall more)
+# --before HELPER adds HELPER's figures for the pgpk rows (e.g. a build of
+# the previous commit), measured in the same rounds.
+# Uses bazel-bin/helper/pgpk-helper (PGPK_HELPER overrides), the default
+# optimized, hardened build; bazel build //tests/bench:all first.
 set -u
-RUNS=${1:-5}
+RUNS=5
+BEFORE=""
+ICOUNT=0
+LIST=1
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--before) BEFORE=$2; shift ;;
+	--icount) ICOUNT=1 ;;
+	--no-list) LIST=0 ;;
+	[0-9]*) RUNS=$1 ;;
+	*) echo "usage: $0 [RUNS] [--before HELPER] [--icount] [--no-list]" >&2; exit 2 ;;
+	esac
+	shift
+done
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HELPER=${PGPK_HELPER:-$ROOT/bazel-bin/helper/pgpk-helper}
+SHIM=$ROOT/bazel-bin/tests/bench/callgrind_seccomp.so
+ICOUNT_BIN=$ROOT/bazel-bin/tests/bench/icount
 [ -x "$HELPER" ] || { echo "build //helper:pgpk-helper first" >&2; exit 2; }
 TMP=$(mktemp -d)
+chmod 755 "$TMP"
 trap 'rm -rf "$TMP"' EXIT
 export GNUPGHOME="$TMP/gnupg"
 mkdir -m 700 "$GNUPGHOME"
 D=$ROOT/tests/verify/testdata
+NCPU=$(nproc)
+HAVE_VG=0
+command -v valgrind >/dev/null && HAVE_VG=1
 
-# per_run CMD...: best wall time of one run, in ms
-per_run() {
-	local best="" r t0 t1 i ms
-	for r in $(seq "$RUNS"); do
-		t0=$(date +%s%N)
-		for i in $(seq 20); do
-			"$@" >/dev/null 2>&1
-		done
-		t1=$(date +%s%N)
-		ms=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) / 20e6 }')
-		if [ -z "$best" ] || awk -v x="$ms" -v y="$best" 'BEGIN { exit !(x < y) }'; then
-			best=$ms
-		fi
-	done
-	echo "$best"
-}
+# Both helpers at the same path length: the dynamic linker's work depends
+# on it a little (a few thousand instructions).
+mkdir -p "$TMP/a" "$TMP/b"
+cp "$HELPER" "$TMP/a/pgpk-helper"
+P_NOW="$TMP/a/pgpk-helper"
+P_OLD=""
+if [ -n "$BEFORE" ]; then
+	cp "$BEFORE" "$TMP/b/pgpk-helper"
+	P_OLD="$TMP/b/pgpk-helper"
+fi
 
 # insns CMD...: instructions of one run (callgrind), or "-"
 insns() {
-	command -v valgrind >/dev/null || { echo -; return; }
+	[ "$HAVE_VG" = 1 ] || { echo -; return; }
 	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 \
 		>/dev/null | sed -n 's/.*refs: *//p' | tr -d , | grep . || echo -
 }
 
-# bench NAME KEYRING SIG [DATA]
-bench() {
-	local name=$1 ring=$2 sig=$3 data=${4:-}
-	local p g s pi gi si
-	"$HELPER" verify --keyring "$ring" "$sig" $data >"$TMP/p.out" 2>&1 ||
-		{ echo "$name: pgpk-helper verify failed:"; cat "$TMP/p.out"; return; }
-	gpgv --keyring "$ring" "$sig" $data >/dev/null 2>&1 ||
-		echo "$name: gpgv says it is not good"
-	p=$(per_run "$HELPER" verify --keyring "$ring" "$sig" $data)
-	g=$(per_run gpgv --keyring "$ring" "$sig" $data)
-	pi=$(insns "$HELPER" verify --keyring "$ring" "$sig" $data)
-	gi=$(insns gpgv --keyring "$ring" "$sig" $data)
-	s=- si=-
-	# sqv takes detached signatures only (no cleartext InRelease).
-	if [ -n "$data" ] && command -v sqv >/dev/null; then
-		s=$(per_run sqv --keyring "$ring" "$sig" $data)
-		si=$(insns sqv --keyring "$ring" "$sig" $data)
-	fi
-	awk -v n="$name" -v p="$p" -v g="$g" -v s="$s" -v pi="$pi" \
-		-v gi="$gi" -v si="$si" 'BEGIN {
-		printf "%-9s pgpk %6.2f ms %6.1fM insns | gpgv %6.2f ms %6.1fM (pgpk/gpgv %.2f time, %.2f insns)",
-		       n, p, pi / 1e6, g, gi / 1e6, p / g, pi / gi
-		if (s != "-")
-			printf " | sqv %6.2f ms %6.1fM (pgpk/sqv %.2f time, %.2f insns)",
-			       s, si / 1e6, p / s, pi / si
+# ms_per_run N CMD...: wall milliseconds per run over N runs
+ms_per_run() {
+	local n=$1 t0 t1 i
+	shift
+	t0=$(date +%s%N)
+	for i in $(seq "$n"); do
+		"$@" >/dev/null 2>&1
+	done
+	t1=$(date +%s%N)
+	awk -v a="$t0" -v b="$t1" -v n="$n" 'BEGIN { printf "%.3f", (b - a) / n / 1e6 }'
+}
+
+# rounds N NAME=CMD...: best wall ms per run of each named command, the
+# commands interleaved in every round; sets BEST_<NAME>
+rounds() {
+	local n=$1 r spec name ms var
+	shift
+	for spec in "$@"; do
+		eval "BEST_${spec%%=*}="
+	done
+	for r in $(seq "$RUNS"); do
+		for spec in "$@"; do
+			name=${spec%%=*}
+			ms=$(eval "ms_per_run $n ${spec#*=}")
+			var=BEST_$name
+			if [ -z "${!var}" ] || awk -v x="$ms" -v y="${!var}" 'BEGIN { exit !(x < y) }'; then
+				eval "BEST_$name=$ms"
+			fi
+		done
+	done
+}
+
+row() { # row CASE TOOL MS INSNS [PGPK_MS PGPK_INSNS]
+	awk -v c="$1" -v t="$2" -v ms="$3" -v i="$4" -v pm="${5:-}" -v pi="${6:-}" 'BEGIN {
+		printf "| %-9s | %-22s | %11s | %10.2f |", c, t,
+		       i == "-" ? "-" : sprintf("%.3f M", i / 1e6), ms
+		if (pm != "")
+			printf " pgpk/%s: %.2f time, %s insns |", t, pm / ms,
+			       (i == "-" || pi == "-") ? "-" : sprintf("%.2f", pi / i)
 		printf "\n"
 	}'
 }
 
+echo "machine: $NCPU CPUs, $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg); $RUNS rounds"
+echo
+echo "| case | tool | instructions | wall ms | ratio |"
+echo "|---|---|---|---|---|"
+
+# --- detached --------------------------------------------------------------
 cp "$D/good.pgp" "$TMP/good.pgp" # gpgv wants a path with a slash
-bench detached "$TMP/good.pgp" "$D/msg.sig" "$D/msg.txt"
-inrelease=$(ls -t /var/lib/apt/lists/*_InRelease 2>/dev/null | head -n 1)
-archive=/usr/share/keyrings/debian-archive-keyring.gpg
-if [ -n "$inrelease" ] && [ -r "$archive" ]; then
-	bench inrelease "$archive" "$inrelease"
-else
-	echo "inrelease: skipped (no /var/lib/apt/lists/*_InRelease or archive keyring)"
+K=$TMP/good.pgp
+"$P_NOW" verify --keyring "$K" "$D/msg.sig" "$D/msg.txt" >"$TMP/p.out" 2>&1 ||
+	{ echo "detached: pgpk-helper verify failed:"; cat "$TMP/p.out"; }
+gpgv --keyring "$K" "$D/msg.sig" "$D/msg.txt" >/dev/null 2>&1 ||
+	echo "detached: gpgv says it is not good"
+specs=("pgpk=\"$P_NOW\" verify --keyring $K $D/msg.sig $D/msg.txt"
+	"gpgv=gpgv --keyring $K $D/msg.sig $D/msg.txt")
+[ -n "$P_OLD" ] && specs+=("old=\"$P_OLD\" verify --keyring $K $D/msg.sig $D/msg.txt")
+command -v sqv >/dev/null && specs+=("sqv=sqv --keyring $K $D/msg.sig $D/msg.txt")
+rounds 20 "${specs[@]}"
+pi=$(insns "$P_NOW" verify --keyring "$K" "$D/msg.sig" "$D/msg.txt")
+row detached pgpk-helper "$BEST_pgpk" "$pi"
+if [ -n "$P_OLD" ]; then
+	oi=$(insns "$P_OLD" verify --keyring "$K" "$D/msg.sig" "$D/msg.txt")
+	row detached "pgpk-helper (before)" "$BEST_old" "$oi" "$BEST_pgpk" "$pi"
 fi
-if [ -r /usr/share/keyrings/debian-keyring.gpg ]; then
-	"$ROOT/tests/openpgp/bench-list.sh" /usr/share/keyrings/debian-keyring.gpg 3
+row detached gpgv "$BEST_gpgv" "$(insns gpgv --keyring "$K" "$D/msg.sig" "$D/msg.txt")" "$BEST_pgpk" "$pi"
+command -v sqv >/dev/null &&
+	row detached sqv "$BEST_sqv" "$(insns sqv --keyring "$K" "$D/msg.sig" "$D/msg.txt")" "$BEST_pgpk" "$pi"
+
+# --- inrelease -------------------------------------------------------------
+IR=$(ls -t /var/lib/apt/lists/*_InRelease 2>/dev/null | head -n 1)
+A=/usr/share/keyrings/debian-archive-keyring.gpg
+if [ -n "$IR" ] && [ -r "$A" ]; then
+	cp "$IR" "$TMP/InRelease"
+	IR=$TMP/InRelease
+	specs=("pgpk=\"$P_NOW\" verify --keyring $A $IR" "gpgv=gpgv --keyring $A $IR")
+	[ -n "$P_OLD" ] && specs+=("old=\"$P_OLD\" verify --keyring $A $IR")
+	rounds 20 "${specs[@]}"
+	pi=$(insns "$P_NOW" verify --keyring "$A" "$IR")
+	row inrelease pgpk-helper "$BEST_pgpk" "$pi"
+	[ -n "$P_OLD" ] && row inrelease "pgpk-helper (before)" "$BEST_old" \
+		"$(insns "$P_OLD" verify --keyring "$A" "$IR")" "$BEST_pgpk" "$pi"
+	row inrelease gpgv "$BEST_gpgv" "$(insns gpgv --keyring "$A" "$IR")" "$BEST_pgpk" "$pi"
+else
+	echo "| inrelease | skipped: no /var/lib/apt/lists/*_InRelease or archive keyring | | | |"
+fi
+
+# --- upcall ----------------------------------------------------------------
+KEY=$ROOT/tests/bench/rsa4096.pgp
+cp "$KEY" "$TMP/key.pgp"
+chmod 644 "$TMP/key.pgp"
+"$P_NOW" debug key "$TMP/key.pgp" >"$TMP/u.out" 2>&1 ||
+	{ echo "upcall: pgpk-helper debug failed:"; cat "$TMP/u.out"; }
+specs=("pgpk=\"$P_NOW\" debug key $TMP/key.pgp")
+[ -n "$P_OLD" ] && specs+=("old=\"$P_OLD\" debug key $TMP/key.pgp")
+rounds 10 "${specs[@]}"
+# upcall_insns HELPER: callgrind instructions of parent + child, the child
+# counted from pgpk_sandbox_enter() (its fork copies the parent's counts).
+upcall_insns() {
+	local w
+	[ "$HAVE_VG" = 1 ] && [ -r "$SHIM" ] || { echo -; return; }
+	w=$(mktemp -d "$TMP/cg.XXXX")
+	chmod 1777 "$w"
+	cp "$1" "$SHIM" "$w/"
+	chmod 755 "$w/pgpk-helper" "$w/callgrind_seccomp.so"
+	# As root the child would drop to its own uid and could not write
+	# its profile: measure as nobody (no uid change, the rest the same).
+	local run=()
+	[ "$(id -u)" = 0 ] && run=(runuser -u nobody --)
+	(cd "$w" && "${run[@]}" env LD_PRELOAD="$w/callgrind_seccomp.so" \
+		valgrind --tool=callgrind --zero-before=pgpk_sandbox_enter \
+		--callgrind-out-file="$w/cg.%p" ./pgpk-helper debug key \
+		"$TMP/key.pgp" >"$w/out" 2>&1)
+	grep -q '^OK' "$w/out" || { echo -; return; }
+	cat "$w"/cg.* | sed -n 's/^summary: //p' | awk '{ s += $1 } END { print s }'
+}
+pi=$(upcall_insns "$P_NOW")
+row upcall "pgpk-helper debug key" "$BEST_pgpk" "$pi"
+[ -n "$P_OLD" ] && row upcall "pgpk-helper (before)" "$BEST_old" \
+	"$(upcall_insns "$P_OLD")" "$BEST_pgpk" "$pi"
+if [ "$ICOUNT" = 1 ] && [ -x "$ICOUNT_BIN" ]; then
+	for h in "$P_NOW" ${P_OLD:+"$P_OLD"}; do
+		"$ICOUNT_BIN" "$h" debug --timeout-ms 600000 key "$TMP/key.pgp" \
+			>/dev/null 2>"$TMP/ic.err"
+		echo "upcall, native (icount, $h): $(grep '^icount:' "$TMP/ic.err")"
+	done
+fi
+
+# --- list, import ----------------------------------------------------------
+R=/usr/share/keyrings/debian-keyring.gpg
+if [ "$LIST" = 1 ] && [ -r "$R" ]; then
+	# best_cpu NAME CMD...: best wall (s) of RUNS runs and that run's
+	# CPU time (user + system), interleaving is done by the caller.
+	declare -A WALL CPU
+	tools=(pgpk gpg)
+	[ -n "$P_OLD" ] && tools+=(old)
+	command -v sq >/dev/null && tools+=(sqlist sqinspect)
+	cmd_of() {
+		case "$1" in
+		pgpk) echo "$P_NOW list $R" ;;
+		old) echo "$P_OLD list $R" ;;
+		gpg) echo "gpg --batch --show-keys --with-colons $R" ;;
+		sqlist) echo "sq keyring list $R" ;;
+		sqinspect) echo "sq inspect $R" ;;
+		esac
+	}
+	for r in $(seq "$RUNS"); do
+		for t in "${tools[@]}"; do
+			# shellcheck disable=SC2046
+			/usr/bin/time -f "%e %U %S" -o "$TMP/t" $(cmd_of "$t") >/dev/null 2>&1
+			read -r e u s < <(tail -n 1 "$TMP/t")
+			if [ -z "${WALL[$t]:-}" ] || awk -v x="$e" -v y="${WALL[$t]}" 'BEGIN { exit !(x < y) }'; then
+				WALL[$t]=$e
+				CPU[$t]=$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')
+			fi
+		done
+	done
+	list_row() {
+		local label
+		case "$1" in
+		pgpk) label="pgpk-helper list" ;;
+		old) label="pgpk-helper (before)" ;;
+		gpg) label="gpg --show-keys" ;;
+		sqlist) label="sq keyring list" ;;
+		sqinspect) label="sq inspect" ;;
+		esac
+		awk -v t="$label" -v w="${WALL[$1]}" -v c="${CPU[$1]}" -v p="${WALL[pgpk]}" \
+		    -v n="$NCPU" -v self="$2" 'BEGIN {
+			printf "| list      | %-22s | %11s | %10.0f |", t, "-", w * 1000
+			if (self)
+				printf " CPU %.0f ms, parallel efficiency %.0f%% (%d CPUs) |", c * 1000, 100 * c / (w * n), n
+			else
+				printf " pgpk %.2fx faster |", w / p
+			printf "\n"
+		}'
+	}
+	list_row pgpk 1
+	[ -n "$P_OLD" ] && list_row old 1
+	list_row gpg 0
+	if command -v sq >/dev/null; then
+		list_row sqlist 0
+		list_row sqinspect 0
+	fi
+	"$P_NOW" list "$R" 2>&1 >/dev/null | sed 's/^/list: /'
+	# import: a session keyring of its own, discarded at the end
+	if command -v keyctl >/dev/null; then
+		for h in "$P_NOW" ${P_OLD:+"$P_OLD"}; do
+			best=""
+			for r in $(seq "$RUNS"); do
+				/usr/bin/time -f "%e %U %S" -o "$TMP/t" keyctl session - \
+					"$h" import --keyring @s "$R" >"$TMP/imp" 2>&1
+				read -r e u s < <(tail -n 1 "$TMP/t")
+				if [ -z "$best" ] || awk -v x="$e" -v y="$best" 'BEGIN { exit !(x < y) }'; then
+					best=$e
+					cpu=$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')
+				fi
+			done
+			keys=$(grep -c '^[0-9A-F]\{16\} ' "$TMP/imp")
+			awk -v h="$h" -v w="$best" -v c="$cpu" -v k="$keys" -v old="$P_OLD" 'BEGIN {
+				printf "| import    | %-22s | %11s | %10.0f | %.0f us per key (%d keys), CPU %.0f ms |\n",
+				       h == old ? "pgpk-helper (before)" : "pgpk-helper", "-",
+				       w * 1000, w * 1e6 / k, k, c * 1000
+			}'
+		done
+	fi
 fi

@@ -34,7 +34,7 @@ table_ids() {
 		sort -n | tr '\n' ' '
 }
 kernel=$(table_ids kernel/pgpk_sig.c 'struct pgpk_sig_info \*pgpk_sig_digest(')
-verify=$(case_ids helper/verify.c 'static const EVP_MD \*pgpk_verify_md(')
+verify=$(case_ids helper/verify.c 'static bool pgpk_verify_md(')
 [ -n "$kernel" ] && [ -n "$verify" ] ||
 	{ echo "FAIL: cannot read the hash tables"; exit 1; }
 echo "kernel checks: $kernel; verify checks: $verify"

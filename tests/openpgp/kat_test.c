@@ -330,10 +330,9 @@ static bool verify_with_alice(const struct pgpk_sigset *set,
 	const struct pgpk_cert *cert;
 	struct pgpk_keyring *ring;
 	struct pgpk_error err;
-	uint8_t digest[EVP_MAX_MD_SIZE];
-	unsigned int n = 0;
-	EVP_MD_CTX *md = EVP_MD_CTX_new();
-	size_t len;
+	uint8_t digest[PGPK_DIGEST_MAX];
+	struct pgpk_digest md;
+	size_t n = 0, len;
 	uint8_t *in = pgpk_test_read("alice.gpg", &len);
 	char id[17];
 	bool good = false;
@@ -342,20 +341,19 @@ static bool verify_with_alice(const struct pgpk_sigset *set,
 		goto out;
 	hex(id, sig->issuer_keyid, 8);
 	key = pgpk_keyring_find(ring, id, &cert);
-	if (key &&
-	    EVP_DigestInit_ex(
-		    md, EVP_get_digestbyname(pgpk_md_name(sig->hash_algo)),
-		    NULL) &&
-	    EVP_DigestUpdate(md, data, dlen) &&
-	    !pgpk_hash_sig_trailer(md, sig) &&
-	    EVP_DigestFinal_ex(md, digest, &n))
-		good = (digest[0] << 8 | digest[1]) == sig->quick_check &&
-		       !pgpk_rsa_verify_digest(&key->rsa_n, &key->rsa_e,
-					       sig->hash_algo, digest, n,
-					       &sig->rsa_s);
+	if (key && !pgpk_digest_init(&md, sig->hash_algo)) {
+		if (!pgpk_digest_update(&md, data, dlen) &&
+		    !pgpk_hash_sig_trailer(&md, sig) &&
+		    !pgpk_digest_final(&md, digest, &n))
+			good = (digest[0] << 8 | digest[1]) ==
+				       sig->quick_check &&
+			       !pgpk_rsa_verify_digest(&key->rsa_n, &key->rsa_e,
+						       sig->hash_algo, digest,
+						       n, &sig->rsa_s);
+		pgpk_digest_release(&md);
+	}
 	pgpk_keyring_free(ring);
 out:
-	EVP_MD_CTX_free(md);
 	free(in);
 	return good;
 }
