@@ -197,6 +197,17 @@ count_upcalls() {
 		grep -c -e "${1:-.}"
 }
 
+# pgpk_wait_upcalls N [WHAT]: wait until the helper has logged N lines
+# (5 s at most, times PGPK_SLOWDOWN), then FAIL unless it is exactly N.
+pgpk_wait_upcalls() {
+	_n=$((50 * PGPK_SLOWDOWN))
+	while [ "$(count_upcalls)" -lt "$1" ] && [ "$_n" -gt 0 ]; do
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	assert_eq "$1" "$(count_upcalls)" "${2:-helper log lines}"
+}
+
 # pgpk_wait_log PATTERN [SECS]: wait until syslog has a line matching
 # PATTERN (default 5 s; times PGPK_SLOWDOWN); FAIL if it never comes.
 pgpk_wait_log() {

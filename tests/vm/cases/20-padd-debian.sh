@@ -1,26 +1,17 @@
 #!/bin/sh
 # keyctl padd of real RSA keys from debian-archive-keyring: one upcall per
-# new blob, the 2022 description (user ID without comment + last 8 hex
-# digits of the key ID), "PGP.rsa" and the key ID in /proc/keys,
-# pkey_query bits, lookup by fingerprint and by key ID; the same blob
-# again (also from another session) makes no upcall; the canonical blob
-# gives an identical key with no upcall; the armored key works too.
+# add_key, the description "PGP key <key ID>" (the user ID is the
+# submitter's text: it names no key), "PGP.rsa" and the key ID in
+# /proc/keys, pkey_query bits, lookup by fingerprint and by key ID; the
+# same blob again, also from another session, is a new upcall (nothing is
+# shared between requests); the canonical blob gives an identical key with
+# no upcall; the armored key is refused, naming the remedy.
 . /pgpk/lib.sh
 K=$PGPK_DATA/k
 pgpk_need_module
 pgpk_need_helper
 pgpk_need_data k/deb.count k/deb1.pgp k/deb1.asc k/deb1.pgpk k/deb1.fpr
 pgpk_load
-
-# wait_upcalls N: until the helper has logged N upcalls (2 s at most).
-wait_upcalls() {
-	_t=20
-	while [ "$(count_upcalls)" -lt "$1" ] && [ "$_t" -gt 0 ]; do
-		sleep 0.1
-		_t=$((_t - 1))
-	done
-	assert_eq "$1" "$(count_upcalls)" "helper upcalls so far"
-}
 
 # key_line ID: the /proc/keys line of key ID, without its ID, timeout
 # and use count (which differ between two otherwise identical keys).
@@ -37,13 +28,13 @@ while [ "$i" -le "$n" ]; do
 	keyid=$(echo "$fpr" | cut -c 25-40)
 	short=$(echo "$fpr" | cut -c 33-40 | tr 'A-F' 'a-f')
 	uid=$(cat "$K/deb$i.uid")
-	want="${uid%% (*} $short"
+	want="PGP key $(echo "$keyid" | tr 'A-F' 'a-f')"
 	echo "=== deb$i: $fpr '$uid'"
 
 	up=$(count_upcalls)
 	expect_ok keyctl padd asymmetric "" @s <"$K/deb$i.pgp"
 	id=$PGPK_OUT
-	wait_upcalls $((up + 1))
+	pgpk_wait_upcalls $((up + 1))
 	assert_eq asymmetric "$(pgpk_key_type "$id")" "key type"
 	assert_eq "$want" "$(pgpk_key_desc_of "$id")" "description"
 	line=$(key_line "$id")
@@ -58,12 +49,12 @@ while [ "$i" -le "$n" ]; do
 	expect_ok keyctl search @s asymmetric "id:$keyid"
 	assert_eq "$id" "$PGPK_OUT" "key found by key ID"
 
-	# The same blob again, here and from another session: no upcall.
+	# The same blob again, here and from another session: an upcall
+	# each, nothing served from another request.
 	expect_ok keyctl padd asymmetric "" @s <"$K/deb$i.pgp"
 	expect_ok keyctl session - keyctl padd asymmetric "" @s \
 		<"$K/deb$i.pgp"
-	sleep 0.5
-	assert_eq $((up + 1)) "$(count_upcalls)" "upcalls after repeats"
+	pgpk_wait_upcalls $((up + 3)) "upcalls after repeats"
 
 	# The canonical blob: the same key, no upcall.
 	expect_ok keyctl padd asymmetric "" @s <"$K/deb$i.pgpk"
@@ -74,13 +65,13 @@ while [ "$i" -le "$n" ]; do
 	assert_eq "$query" "$PGPK_OUT" "canonical pkey_query"
 	expect_ok keyctl search @s asymmetric "id:$fpr"
 	sleep 0.5
-	assert_eq $((up + 1)) "$(count_upcalls)" "upcalls after canonical"
+	assert_eq $((up + 3)) "$(count_upcalls)" "upcalls after canonical"
 
-	# Armored: a different blob, one upcall, the same key.
-	expect_ok keyctl padd asymmetric "" @s <"$K/deb$i.asc"
-	aid=$PGPK_OUT
-	wait_upcalls $((up + 2))
-	assert_eq "$line" "$(key_line "$aid")" "armored /proc/keys line"
+	# Armored: one upcall, refused by the helper with the remedy.
+	expect_fail EBADMSG keyctl padd asymmetric "" @s <"$K/deb$i.asc"
+	pgpk_wait_upcalls $((up + 4))
+	assert_contains "$(grep pgpk-helper "$PGPK_SYSLOG" | tail -n 1)" \
+		"gpg --dearmor" "the helper's refusal"
 	i=$((i + 1))
 done
 exit 0

@@ -1,9 +1,14 @@
 #!/bin/sh
-# A description of 16, 40 or 64 hex digits selects a key: OpenPGP input
-# loads the selected subkey (by fingerprint or key ID); a canonical key
-# loads only if it is the one selected (else ENOKEY); without a user ID a
-# subkey is described as "PGP subkey <key ID>"; OpenPGP-format packet
-# headers bind as legacy ones do.
+# Subkeys come as canonical blobs (pgpk-helper key --select, or import):
+# loaded with their primary's policy, named "PGP subkey <key ID>", found
+# by fingerprint and key ID.  An add_key description is the key's name
+# only, never a selection: OpenPGP input always loads the primary.
+# OpenPGP-format packet headers (RFC 9580 4.2.1, shortest and 5-octet
+# lengths) bind as legacy ones do.
+#
+# Abuse tried: a description naming the subkey on OpenPGP input (the old
+# selection form) must not load the subkey nor make the primary findable
+# under the subkey's fingerprint.
 . /pgpk/lib.sh
 K=$PGPK_DATA/k
 pgpk_need_module
@@ -16,33 +21,36 @@ sub=$(cat "$PGPK_DATA/rsa2048-sub.fpr")
 subid=$(cat "$PGPK_DATA/rsa2048-sub.keyid")
 prim=$(cat "$PGPK_DATA/rsa2048.fpr")
 
-expect_ok keyctl padd asymmetric "$sub" @s <"$PGPK_DATA/rsa2048.pgp"
+# Canonical subkey: found by fingerprint and key ID, its own name.
+expect_ok keyctl padd asymmetric "" @s <"$K/rsa2048-sub.pgpk"
 id=$PGPK_OUT
-assert_eq "$sub" "$(pgpk_key_desc_of "$id")" "description"
+want="PGP subkey $(echo "$subid" | tr 'A-F' 'a-f')"
+assert_eq "$want" "$(pgpk_key_desc_of "$id")" "subkey description"
 expect_ok keyctl search @s asymmetric "id:$sub"
 assert_eq "$id" "$PGPK_OUT" "subkey found by fingerprint"
+expect_ok keyctl search @s asymmetric "id:$subid"
+assert_eq "$id" "$PGPK_OUT" "subkey found by key ID"
 expect_fail ENOKEY keyctl search @s asymmetric "id:$prim"
 expect_ok keyctl pkey_query "$id" 0 enc=pkcs1 hash=sha256
 assert_contains "$PGPK_OUT" "key_size=2048" "pkey_query"
+expect_ok keyctl unlink "$id" @s
 
-# By key ID, lower case: the same subkey.
-lower=$(echo "$subid" | tr 'A-F' 'a-f')
-expect_ok keyctl padd asymmetric "$lower" @s <"$PGPK_DATA/rsa2048.pgp"
-expect_ok keyctl search @s asymmetric "id:$subid"
+# A description is a name: OpenPGP input gives the primary, whatever it
+# says.
+expect_ok keyctl padd asymmetric "$sub" @s <"$PGPK_DATA/rsa2048.pgp"
+id=$PGPK_OUT
+assert_eq "$sub" "$(pgpk_key_desc_of "$id")" "description (a name)"
+expect_ok keyctl search @s asymmetric "id:$prim"
+assert_eq "$id" "$PGPK_OUT" "the primary, found by its fingerprint"
+expect_fail ENOKEY keyctl search @s asymmetric "id:$sub"
+expect_ok keyctl unlink "$id" @s
 
-# Canonical subkey: with a matching selection, without one, mismatched.
-expect_ok keyctl padd asymmetric "$sub" @s <"$K/rsa2048-sub.pgpk"
-expect_ok keyctl padd asymmetric "" @s <"$K/rsa2048-sub.pgpk"
-want="PGP subkey $(echo "$subid" | tr 'A-F' 'a-f')"
-assert_eq "$want" "$(pgpk_key_desc_of "$PGPK_OUT")" "subkey description"
-expect_fail ENOKEY keyctl padd asymmetric "$prim" @s <"$K/rsa2048-sub.pgpk"
-
-# The same certificate with OpenPGP-format packet headers (RFC 9580
-# 4.2.1): the binding check finds the other header forms too.
+# The same certificate with OpenPGP-format packet headers.
 for f in newfmt newfmt5; do
 	expect_ok keyctl padd asymmetric "" @s <"$K/$f.pgp"
+	id=$PGPK_OUT
 	expect_ok keyctl search @s asymmetric "id:$prim"
-	expect_ok keyctl padd asymmetric "$sub" @s <"$K/$f.pgp"
-	expect_ok keyctl search @s asymmetric "id:$sub"
+	assert_eq "$id" "$PGPK_OUT" "$f: the primary"
+	expect_ok keyctl unlink "$id" @s
 done
 exit 0

@@ -35,8 +35,8 @@ lie "$PGPK_DATA/rsa3072.pgp" "binding: user ID packet not where" \
 	"changed user ID" "$PGPK_DATA/rsa3072.fpr"
 lie "$K/certified.pgp" "binding: key packet not where" "no offsets" \
 	"$PGPK_DATA/rsa2048.fpr"
-lie "$PGPK_DATA/rsa2048.pgp" "binding: the helper answered with a subkey" \
-	"a subkey" "$PGPK_DATA/rsa2048-sub.fpr"
+lie "$PGPK_DATA/rsa2048.pgp" "binding: key packet not where" \
+	"a subkey (its packet is no public-key packet)" "$PGPK_DATA/rsa2048-sub.fpr"
 lie "$K/embedded.pgp" "binding: key packet not where" \
 	"a key packet inside a user ID" "$PGPK_DATA/rsa3072.fpr"
 

@@ -1,9 +1,10 @@
 #!/bin/sh
-# Trust anchors, the bundle= preload's replacement: pgpk-anchors loads the
+# Trust anchors: pgpk-anchors loads the
 # certificates of an anchors directory into ".pgpk" with pgpk-helper
 # import (each primary key through the module's upcall, bound to the
 # file's bytes), one log line per file, a garbage file refused and the
-# others loaded; then it locks ".pgpk".  After that:
+# others loaded; then it locks ".pgpk" (with no certificate in the
+# directory, it loads and locks nothing).  After that:
 #  - a message signed by the anchor verifies with an empty session keyring;
 #  - nothing more can be added to ".pgpk", by root either (EPERM);
 #  - a keyring restricted to ".pgpk" accepts a key the anchor certified
@@ -24,6 +25,15 @@ pgpk_load
 chmod 0755 /
 trap 'rm -rf /etc/pgpk/anchors' EXIT
 mkdir -p /etc/pgpk/anchors
+
+# An empty directory (as the package installs it): nothing loaded, and
+# .pgpk left open to root.
+expect_ok pgpk-anchors
+ring=$(awk '$9 == ".pgpk:" && $2 !~ /R/ { print $1 }' /proc/keys | tail -n 1)
+ring=$((0x$ring))
+expect_ok keyctl padd asymmetric "" "$ring" <"$K/rsa3072.pgpk"
+expect_ok keyctl clear "$ring"
+
 cp "$K"/anchors/* /etc/pgpk/anchors/
 
 pgpk_run pgpk-anchors && pgpk_fail "pgpk-anchors hid the refused file"
@@ -35,13 +45,19 @@ ring=$(awk '$9 == ".pgpk:" && $2 !~ /R/ { print $1 }' /proc/keys | tail -n 1)
 ring=$((0x$ring))
 expect_ok keyctl rlist "$ring"
 [ "$(echo "$PGPK_OUT" | wc -w)" -ge 1 ] || pgpk_fail "no key in .pgpk"
-expect_ok keyctl search "$ring" asymmetric "id:$(cat "$D/rsa2048.fpr")"
+# Its keys are root's, not in root's session (not possessed): named by
+# import (user ID and key ID), viewed, not searched.
+short=$(cut -c 33-40 "$D/rsa2048.fpr" | tr 'A-F' 'a-f')
+names=$(for k in $PGPK_OUT; do keyctl rdescribe "$k"; done)
+echo "$names"
+assert_contains "$names" "asymmetric;0;0;" ".pgpk's keys"
+assert_contains "$names" "rsa2048@pgpk.test> $short" ".pgpk's keys"
 
 # A message signed by the anchor, nothing in the session keyring.
 keyctl clear @s
 expect_ok keyctl padd pgpk_test anchored @s <"$K/msg.rsa2048.pgpks"
-expect_ok keyctl print "$PGPK_OUT"
-assert_eq "$(cat "$D/msg.txt")" "$PGPK_OUT" "verified content"
+keyctl pipe "$PGPK_OUT" >/tmp/26-content || pgpk_fail "cannot read it"
+assert_eq "$(cat "$D/msg.txt")" "$(cat /tmp/26-content)" "verified content"
 
 # Locked: root cannot add (restrict_link_reject: EPERM).
 expect_fail EPERM keyctl padd asymmetric "" "$ring" <"$K/rsa3072.pgpk"

@@ -2,8 +2,9 @@
 # Issue 9, finding 3: the kernel is the policy floor for every input
 # path.  Canonical blobs skip the helper and its policy, so the kernel
 # refuses by itself: SHA-1 (and MD5, RIPEMD-160) document signatures,
-# SHA-1 certifications as authority (the key loads, but vouches for
-# nothing: restricted keyrings say ENOPKG), v3 signatures at all (the
+# keys whose certification is SHA-1 (EKEYREJECTED, the key not loaded:
+# a certification the floor excludes is refused, never silently dropped;
+# the helper leaves such certifications out), v3 signatures at all (the
 # decoder: EBADMSG), and RSA keys shorter than min_rsa_bits (default
 # 2048; it can be raised; a lower value counts as 2048).  Each blob is
 # cryptographically valid (tools/pgpk-forge.py checks it).  T's
@@ -28,16 +29,16 @@ restricted() {
 	ring=$(keyctl search @s keyring "$1")
 }
 
-# Certifications: SHA-256 v4 vouches; SHA-1 does not; v3 is refused.
+# Certifications: SHA-256 v4 vouches; SHA-1 refuses the key; v3 too.
 restricted good
 expect_ok keyctl padd asymmetric "" "$ring" <"$F/k-by-t.pgpk"
 restricted sha1
 pgpk_kmsg_mark
-expect_fail ENOPKG keyctl padd asymmetric "" "$ring" <"$F/k-by-t-sha1.pgpk"
+expect_fail EKEYREJECTED keyctl padd asymmetric "" "$ring" <"$F/k-by-t-sha1.pgpk"
 assert_eq "" "$(keyctl rlist "$ring")" "keys in the sha1 ring"
-expect_ok keyctl padd asymmetric "" @s <"$F/k-by-t-sha1.pgpk"
+expect_fail EKEYREJECTED keyctl padd asymmetric "" @s <"$F/k-by-t-sha1.pgpk"
 assert_contains "$(pgpk_kmsg_since)" \
-	"policy: certification by algorithm 1, hash 2: no authority" "kernel log"
+	"signature by algorithm 1, hash 2: policy: too weak" "kernel log"
 pgpk_kmsg_mark
 expect_fail EBADMSG keyctl padd asymmetric "" @s <"$F/k-by-t-v3.pgpk"
 assert_contains "$(pgpk_kmsg_since)" "signature version not 4 or 6" \

@@ -24,6 +24,6 @@ pgpk_kmsg_mark
 expect_fail EKEYREJECTED keyctl padd asymmetric \
 	"$(cat "$F/lying-primary.select")" "$ring" <"$F/lying-primary.pgp"
 assert_contains "$(pgpk_kmsg_since)" \
-	"binding: the helper answered with a subkey" "kernel log"
+	"binding: key packet not where the helper said" "kernel log"
 assert_eq "" "$(keyctl rlist "$ring")" "keys in the restricted keyring"
 exit 0

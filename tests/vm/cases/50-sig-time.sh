@@ -36,7 +36,7 @@ refused claim-notation EBADMSG "is not the one creation time of its hashed area"
 # two hours earlier: the hashed issuer fingerprint says p.
 expect_ok keyctl padd asymmetric "" @s <"$F/time-q.pgpk"
 q=$PGPK_OUT
-refused named-q EKEYREJECTED "the hashed issuer fingerprint names another key"
+refused named-q EKEYREJECTED "the issuer fingerprint names another key"
 expect_ok keyctl unlink "$q" @s
 
 expect_ok keyctl padd asymmetric "" @s <"$F/time-sub.pgpk"

@@ -2,7 +2,9 @@
 # pgpk-timeout: 240
 # pgpk-helper import (issue 11): every valid RSA key and signing subkey of
 # whole certificates and keyrings into the kernel, each through add_key
-# (the kernel checks each one as usual), one line per key.
+# (the kernel checks each one as usual: a primary key as OpenPGP through
+# the upcall, a subkey as the canonical blob of a sandboxed conversion),
+# one line per key.  Signed messages are converted by "pgpk-helper sig".
 #   - a certificate whose primary key only certifies, with two RSA
 #     signing subkeys and an encryption subkey: primary and both signing
 #     subkeys added, the encryption subkey skipped; then messages signed
@@ -21,24 +23,38 @@ pgpk_need_data multi/certonly.pgp multi/certonly.sub1.fpr \
 	multi/c.pgp
 pgpk_load
 
+# sig NAME FILE: pgpk_test key NAME from FILE, converted by the helper.
+sig() {
+	expect_ok sh -c "$PGPK_HELPER sig '$2' >/tmp/52.pgpks"
+	pgpk_run keyctl padd pgpk_test "$1" @s </tmp/52.pgpks
+}
+sig_fail() {
+	_w=$(pgpk_errno_text "$1")
+	shift
+	sig "$@" && pgpk_fail "expected failure '$_w': pgpk_test $1 < $2"
+	assert_contains "$PGPK_OUT" "$_w" "pgpk_test $1"
+}
+
 # Before: the subkeys' messages have no key.
-expect_fail ENOKEY keyctl padd pgpk_test sub1 @s <"$M/msg.sub1.gpg"
+sig_fail ENOKEY sub1 "$M/msg.sub1.gpg"
 
 expect_ok pgpk-helper import --keyring @s "$M/certonly.pgp"
 out=$PGPK_OUT
 for n in 1 2; do
 	fpr=$(cat "$M/certonly.sub$n.fpr")
 	keyid=$(echo "$fpr" | cut -c25-40)
-	echo "$out" | grep -q "^$keyid subkey RSA: [0-9][0-9]* (OpenPGP" ||
+	echo "$out" | grep -q "^$keyid subkey RSA: [0-9][0-9]* (canonical" ||
 		pgpk_fail "signing subkey $n ($keyid) not added: $out"
-	# The kernel key is that subkey: its description is the fingerprint.
+	# The kernel key is that subkey, found by its fingerprint.
 	id=$(echo "$out" | sed -n "s/^$keyid subkey RSA: \([0-9]*\) .*/\1/p")
-	assert_eq "$fpr" "$(pgpk_key_desc_of "$id")" "description of subkey $n"
+	expect_ok keyctl search @s asymmetric "id:$fpr"
+	assert_eq "$id" "$PGPK_OUT" "subkey $n found by fingerprint"
 done
 assert_contains "$out" "is not a signing key" \
 	"the encryption subkey is skipped"
 for n in 1 2; do
-	expect_ok keyctl padd pgpk_test "sub$n" @s <"$M/msg.sub$n.gpg"
+	sig "sub$n" "$M/msg.sub$n.gpg" ||
+		pgpk_fail "message by subkey $n refused: $PGPK_OUT"
 	keyctl pipe "$PGPK_OUT" >/tmp/content
 	assert_eq "$(cat "$M/msg.sub$n.txt")" "$(cat /tmp/content)" \
 		"content of the message by subkey $n"
@@ -76,10 +92,10 @@ if [ -f "$M/InRelease" ]; then
 	# Release text over the user-type payload limit: EINVAL comes only
 	# after the signatures verified (see 51-multi-sig.sh).
 	pgpk_kmsg_mark
-	expect_fail EINVAL keyctl padd pgpk_test ir @s <"$M/InRelease"
+	sig_fail EINVAL ir "$M/InRelease"
 	assert_not_contains "$(pgpk_kmsg_since)" "refused" \
 		"no InRelease signature refused"
 	sed 's/^Origin: Debian/Origin: Debiam/' "$M/InRelease" >/tmp/ir-bad
-	expect_fail EKEYREJECTED keyctl padd pgpk_test ir-bad @s </tmp/ir-bad
+	sig_fail EKEYREJECTED ir-bad /tmp/ir-bad
 fi
 exit 0

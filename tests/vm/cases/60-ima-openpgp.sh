@@ -1,8 +1,8 @@
 #!/bin/sh
 # IMA appraisal with an OpenPGP key: the IMA subkey of a gpg certificate
-# (made by `pgpk-helper ima-sign --new-key`), added to _ima from the
-# certificate's OpenPGP bytes through the upcall, selected by its
-# fingerprint.  Files signed by `pgpk-helper ima-sign` (SHA-256, SHA-384,
+# (made by `pgpk-helper ima-sign --new-key`), converted from the
+# certificate by `pgpk-helper key --select <its fingerprint>` (subkeys
+# come as canonical blobs) and added to _ima.  Files signed by `pgpk-helper ima-sign` (SHA-256, SHA-384,
 # SHA-512) read; tampered, unsigned, hash-only, signed by another key and
 # forged-key-ID files are EACCES, each with IMA's audit cause.
 . /pgpk/lib.sh
@@ -13,7 +13,9 @@ pgpk_need_data ima/a.pgp ima/i.fpr ima/good-sha256.ima ima/forged-keyid.ima
 pgpk_load
 ima_ring
 
-expect_ok keyctl padd asymmetric "$(cat "$I/i.fpr")" "$IMA_RING" <"$I/a.pgp"
+expect_ok sh -c "$PGPK_HELPER key --select $(cat "$I/i.fpr") $I/a.pgp \
+	>/tmp/60-i.pgpk"
+expect_ok keyctl padd asymmetric "" "$IMA_RING" </tmp/60-i.pgpk
 key=$PGPK_OUT
 # dedicated to IMA: its public_key says so in /proc/keys
 assert_contains "$(grep "^$(printf %08x "$key") " /proc/keys)" "PGP-IMA.rsa" \

@@ -230,6 +230,11 @@ note msg.txt.text.sig "detached text mode signature of msg.txt"
 "${gpg[@]}" --yes --default-sig-expire seconds=1 --local-user "$fpr2!" \
 	--compress-algo none --sign -o "$k/msg.sigexpired.gpg" "$out/msg.txt"
 note msg.sigexpired.gpg "msg.txt signed by rsa2048, signature valid 1 s"
+python3 "$mk" sig "$k/msg.sigexpired.gpg" >"$k/msg.sigexpired.pgpks"
+python3 "$mk" sig "$k/msg.sigexpired.gpg" --no-expires \
+	>"$k/msg.sigexpired-noexp.pgpks"
+note msg.sigexpired.pgpks "canonical msg.sigexpired.gpg (the helper refuses it)"
+note msg.sigexpired-noexp.pgpks "the same, Signature.expires left out (hashed area kept)"
 note msg.sha512.pgpks "canonical signature + content of msg.sha512.gpg"
 
 # --- answers for the lying helper, by callout SHA-256 ---

@@ -77,8 +77,8 @@ extra = b"".join(f.certification(key, uid, me[-8:], now + 1000 + i,
                  for i in range(200))
 open(c + "/selfflood.pgp", "wb").write(f.insert_after_uid(certified, extra))
 PY
-python3 "$root/tests/vm/tools/pgpk-mkcanon.py" key "$c/flood.pgp" \
-	>"$c/flood.pgpk"
+# A canonical key is its maker's choice: here the newest certification
+# claiming rsa2048, a forgery (the helper converts flood.pgp in the VM).
 python3 "$root/tests/vm/tools/pgpk-mkcanon.py" key "$c/forged-only.pgp" \
-	>"$c/forged-only.pgpk"
+	--cert-by="$(cut -c 25-40 "$out/rsa2048.fpr")" >"$c/forged-only.pgpk"
 ls -l "$c"

@@ -110,21 +110,6 @@ EOF
 splice "$out/bad-b.clear" "$out/ac.clear" "$out/b-other.clear"
 rm -f "$out/ac.clear" "$out/b-other.clear" "$out/other"
 
-# A lying helper's answer for three.clear (tools/pgpk-fake-helper.sh):
-# its signatures plus a genuine signature by b over the same text that is
-# not in three.clear's bytes (made again, with a notation): the kernel
-# must refuse it (binding), though every signature verifies.
-"${gpg[@]}" -u "$(cat "$out/b.fpr")!" --digest-algo SHA256 \
-	--sig-notation "again@pgpk.test=1" --output - --clearsign "$out/text" \
-	>"$out/b-again.clear"
-splice "$out/three-b-again.clear" "$out/three.clear" "$out/b-again.clear"
-helper=${PGPK_HELPER_BIN:-${PGPK_ROOT:-$(cd "$(dirname "$0")/../../.." && pwd)}/bazel-bin/helper/pgpk-helper}
-mkdir -p "$out/liar"
-rm -f "$out/liar/"*
-"$helper" sig "$out/three-b-again.clear" \
-	>"$out/liar/$(sha256sum <"$out/three.clear" | cut -d ' ' -f 1)"
-rm -f "$out/b-again.clear" "$out/three-b-again.clear"
-
 # The certify-only certificate and a message by each signing subkey.
 uid="certonly <certonly@pgpk.test>"
 "${gpg[@]}" --export "$uid" >"$out/certonly.pgp"

@@ -296,14 +296,13 @@ def lying_primary(out):
     a_pkt, uid_pkt = packet(6, a.body), packet(13, a.uid)
     sub_pkt = packet(14, sub.body)
     blob = a_pkt + uid_pkt + sub_pkt + packet(2, sigpkt)
-    a_off = len(a_pkt) - len(a.body)
     sub_off = len(a_pkt) + len(uid_pkt) + len(sub_pkt) - len(sub.body)
     binding = canon_sig(4, 0x18, SHA256, NOW, area,
                         hashlib.sha256(data).digest(), value, b.keyid,
                         b.fpr)
     answer = MAGIC + f_bytes(1, f_bytes(1, sub.material())
                              + f_varint(2, sub_off) + f_varint(3, 1)
-                             + f_bytes(8, b.material()) + f_varint(9, a_off)
+                             + f_bytes(8, b.material())
                              + f_bytes(10, binding))
     write(out, "lying-primary.pgp", blob)
     write(out, "b.pgpk", canon_key(b))

@@ -17,7 +17,9 @@ usage: pgpk-mkcanon.py key FILE [SELECT] [--no-offsets] [--no-cert]
   (Key.certification: the self-certification or binding, or --cert-by's;
   with offsets, each signature carries the offset of its RSA value in
   FILE, as an upcall answer does.)
-       pgpk-mkcanon.py sig FILE [--content=DATA]
+       pgpk-mkcanon.py sig FILE [--content=DATA] [--no-expires]
+                         (--no-expires: Signature.expires left out, the
+                          hashed area's expiration time kept)
 Writes the canonical blob (magic included) to stdout.
 """
 import base64
@@ -133,7 +135,7 @@ def subpackets(area):
         p += n
 
 
-def signature(body, base=None):
+def signature(body, base=None, say_expires=True):
     """Return (canonical Signature bytes, info dict).  With the body's
     offset in the file (base), the RSA value's offset is field 13."""
     ver = body[0]
@@ -187,7 +189,7 @@ def signature(body, base=None):
                 s_len=len(s.lstrip(b"\0")))
     out = (f_varint(1, ver) + f_varint(2, typ) + f_varint(3, pka)
            + f_varint(4, ha) + f_varint(5, created))
-    if expires:
+    if expires and say_expires:
         out += f_varint(6, expires)
     if hashed is not None:
         out += f_bytes(7, hashed)
@@ -216,7 +218,7 @@ def main():
     if mode == "sig":
         sigs = [b for t, o, b in pk if t == 2]
         lits = [b for t, o, b in pk if t == 11]
-        sig, _ = signature(sigs[-1])
+        sig, _ = signature(sigs[-1], None, "--no-expires" not in flags)
         out = f_bytes(2, sig)
         if lits:
             lit = lits[0]
@@ -309,8 +311,6 @@ def main():
         out += f_varint(7, info["key_flags"])
     if t == 14:
         out += f_bytes(8, primary[3])
-        if "--no-offsets" not in flags:
-            out += f_varint(9, primary[1])
     if cert and "--no-cert" not in flags:
         out += f_bytes(10, cert[0])
     sys.stdout.buffer.write(MAGIC + f_bytes(1, out))
