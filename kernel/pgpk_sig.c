@@ -274,7 +274,7 @@ int pgpk_rsa_verify(const struct public_key *pub, u32 size,
 	int ret;
 
 	if (sig->s_size > size)
-		return -EKEYREJECTED;
+		return pgpk_refuse(-EKEYREJECTED, "RSA value longer than its key");
 	pks.s = kzalloc(size, GFP_KERNEL);
 	if (!pks.s)
 		return -ENOMEM;

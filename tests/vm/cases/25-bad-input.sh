@@ -16,7 +16,8 @@ K=$D/k
 pgpk_need_module
 pgpk_need_helper
 pgpk_need_data k/trailing.pgpk k/short.pgpk k/varint.pgpk k/magic.pgpk \
-	k/truncated.pgp k/big.pgp k/huge.pgp garbage.bin garbage.asc
+	k/truncated.pgp k/big.pgp k/huge.pgp garbage.bin garbage.asc \
+	k/rsa2048.pgpk
 pgpk_load
 
 up=$(count_upcalls)
@@ -51,7 +52,8 @@ case "$PGPK_OUT" in
 esac
 expect_fail EMSGSIZE keyctl padd asymmetric "" @s <"$K/huge.pgp"
 expect_fail EBADMSG keyctl padd pgpk_test huge @s <"$K/huge.pgp"
-# A canonical signature is no key.
+# A canonical key is no signature (pgpk_test), a signature no key.
+expect_fail EBADMSG keyctl padd pgpk_test key @s <"$K/rsa2048.pgpk"
 if [ -s "$K/msg.sha512.pgpks" ]; then
 	expect_fail EBADMSG keyctl padd asymmetric "" @s <"$K/msg.sha512.pgpks"
 fi

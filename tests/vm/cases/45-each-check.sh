@@ -5,12 +5,15 @@
 # it is public) must be refused by the RSA verification itself; a wrong
 # quick check by the quick check; an expired signature, a certification
 # type offered as a document signature, a wrong or expired certification
-# each by their own rule.  The good ones pass, so the blobs are sound.
+# each by their own rule; an RSA value longer than the modulus, and a
+# signature that names another algorithm (EdDSA) than the octets signed,
+# by theirs.  The good ones pass, so the blobs are sound.
 . /pgpk/lib.sh
 F=$PGPK_DATA/f
 pgpk_need_module
 pgpk_need_data f/t.pgpk f/doc.good.pgpks f/doc.bad-value.pgpks \
 	f/doc.bad-quick.pgpks f/doc.expired.pgpks f/doc.type-0x10.pgpks \
+	f/doc.long-value.pgpks f/doc.eddsa.pgpks \
 	f/k-by-t.pgpk f/k-by-t-bad-value.pgpk f/k-by-t-expired.pgpk
 pgpk_load
 
@@ -31,6 +34,8 @@ assert_not_contains "$_log" "quick check" "kernel log"
 refused bad-quick EKEYREJECTED "signature quick check"
 refused expired EKEYEXPIRED "refused signature expired"
 refused type-0x10 EKEYREJECTED "signature type 0x10 does not sign a document"
+refused long-value EKEYREJECTED "RSA value longer than its key"
+refused eddsa ENOPKG "signature by algorithm 22, hash 8: not supported"
 
 # restricted NAME BLOB ERRNO|ok: BLOB into a new keyring restricted to T.
 restricted() {

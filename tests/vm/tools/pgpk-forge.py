@@ -184,7 +184,9 @@ def doc_sig(signer, doc, algo=SHA256, created=NOW, typ=0, expires=None,
     """A document signature (default binary, 0x00), canonical, with its
     content.  expires: seconds after creation (RFC 9580 5.2.3.18).
     tweak: "value" flips a bit of the RSA value, "quick" of the quick
-    check; the other stays right.  claim: the creation time the canonical
+    check; the other stays right; "long" puts an octet 0x01 before the
+    RSA value (longer than the modulus); "eddsa" names algorithm 22 in
+    the canonical blob (the octets signed say RSA).  claim: the creation time the canonical
     blob says, if not the one signed; extra: more hashed subpackets;
     issuer: the key the canonical blob names, if not the signer."""
     area = hashed_area(signer, created) + extra
@@ -197,9 +199,13 @@ def doc_sig(signer, doc, algo=SHA256, created=NOW, typ=0, expires=None,
         s = s[:-1] + bytes([s[-1] ^ 1])
     elif tweak == "quick":
         digest = bytes([digest[0] ^ 0x80]) + digest[1:]
+    elif tweak == "long":
+        s = b"\x01" + s
     named = issuer or signer
     sig = canon_sig(4, typ, algo, created if claim is None else claim, area,
                     digest, s, named.keyid, named.fpr, expires)
+    if tweak == "eddsa":  # field 3, pubkey_algorithm: 1 -> 22
+        sig = sig.replace(b"\x18\x01", b"\x18\x16", 1)
     return s, MAGIC + f_bytes(2, sig) + f_bytes(3, doc)
 
 
@@ -403,6 +409,8 @@ def main():
     write(out, "doc.good.pgpks", doc_sig(t, doc)[1])
     write(out, "doc.bad-value.pgpks", doc_sig(t, doc, tweak="value")[1])
     write(out, "doc.bad-quick.pgpks", doc_sig(t, doc, tweak="quick")[1])
+    write(out, "doc.long-value.pgpks", doc_sig(t, doc, tweak="long")[1])
+    write(out, "doc.eddsa.pgpks", doc_sig(t, doc, tweak="eddsa")[1])
     write(out, "doc.expired.pgpks",
           doc_sig(t, doc, created=NOW - 7200, expires=3600)[1])
     write(out, "doc.type-0x10.pgpks", doc_sig(t, doc, typ=0x10)[1])
