@@ -758,6 +758,17 @@ static void pgpk_test_key_variants(void)
 		pgpk_w_uint(&rest, 9, 400);
 	});
 	KEY_CASE("field 9 alone", W_LEFT, pgpk_w_uint(&rest, 9, 0));
+	/* A 64-bit field: only the varint's own bound refuses 2^64 + ... */
+	KEY_CASE("expiry over 64 bits", W_RANGE, {
+		pgpk_w_varint(&rest, 6 << 3);
+		pgpk_w_raw(&rest, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02",
+			   10);
+	});
+	KEY_CASE("expiry of 2^64 - 1, 10 octets", W_OK, {
+		pgpk_w_varint(&rest, 6 << 3);
+		pgpk_w_raw(&rest, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01",
+			   10);
+	});
 	KEY_CASE("valid optional fields", W_OK, {
 		pgpk_w_uint(&rest, 2, 0);
 		pgpk_w_uint(&rest, 3, 0);

@@ -398,6 +398,10 @@ def main():
     write(out, "rsa1024.pgpk", canon_key(small))
     big = Key(3072, b"pgpk test 3072 <big@pgpk.test>")
     write(out, "rsa3072.pgpk", canon_key(big))
+    # 257 octets: above the floor, a size 6.1's RSA refuses
+    # (crypto/rsa.c, rsa_check_key_length(): 2048, 3072, 4096 and less)
+    odd = Key(2056, b"pgpk test 2056 <odd@pgpk.test>")
+    write(out, "rsa2056.pgpk", canon_key(odd))
     write(out, "sub-of-t.pgpk", canon_subkey(t, k, bind(t, k)))
     write(out, "sub-of-1024.pgpk", canon_subkey(small, k, bind(small, k)))
     # A user ID certification type (0x13) made over primary and subkey,
