@@ -84,6 +84,8 @@ static uint64_t seed;
 
 static struct pgpk_blob *canon, *openpgp;
 static int ncanon, nopenpgp, ncanon_keys;
+/* Canonical seeds cleaned of fields the contract no longer has. */
+static int ncleaned;
 /* OpenPGP inputs named one by one (genuine ones): chosen half the time. */
 static int nopenpgp_named;
 
@@ -509,6 +511,14 @@ static void add_file(const char *path)
 	fclose(f);
 	if (b.len > PGPK_MAGIC_LEN &&
 	    !memcmp(b.data, PGPK_MAGIC, PGPK_MAGIC_LEN)) {
+		/*
+		 * A seed made for an older contract (Key.primary_offset,
+		 * Key.third_party, now reserved) would stop at the decoder:
+		 * without those fields it reaches what follows.  The
+		 * mutator still adds reserved and unknown fields.
+		 */
+		if (pgpk_canonical_clean(&b))
+			ncleaned++;
 		canon = realloc(canon, sizeof(*canon) * (ncanon + 1));
 		/* Keys first: they are what the keyctl operations need. */
 		if (b.data[PGPK_MAGIC_LEN] == 0x0a) {
@@ -605,7 +615,8 @@ static int nmodule_rings;
 
 /*
  * The keys of types pgpk, pgpk_test and asymmetric, and the module's
- * keyrings, that this process can see (e.g. the answer cache): targets
+ * keyrings, that this process can see (".pgpk", the trusted keys; a
+ * request's ".pgpk_request" while it lives): targets
  * too (the keyrings only late in a phase: op_manage()).  Reading /proc/keys is an input of its own: it calls each key
  * type's describe().
  */
@@ -658,8 +669,10 @@ static void put_hex(char *o, int n, int upper)
 
 /*
  * A description: none, empty, a selector of 16/40/64 hex digits (either
- * case, or one digit short or long), "key:"/"sig:" with a hash and a
- * selector, printable junk, a long one.
+ * case, or one digit short or long), "key:" with 32 hex digits (the
+ * module's upcall requests: kernel/pgpk_key.c pgpk_upcall()) or other
+ * lengths, "sig:", a suffix (the old module's selector), printable junk,
+ * a long one.
  */
 static const char *any_desc(char *buf, size_t size, int for_request)
 {
@@ -690,10 +703,10 @@ static const char *any_desc(char *buf, size_t size, int for_request)
 		buf[k] = 0;
 		return buf;
 	default:
-		memcpy(buf, pgpk_below(3) ? "key:" : "sig:", 4);
-		put_hex(buf + 4, pgpk_below(4) ? 64 : hexlens[pgpk_below(9)],
+		memcpy(buf, pgpk_below(4) ? "key:" : "sig:", 4);
+		put_hex(buf + 4, pgpk_below(4) ? 32 : hexlens[pgpk_below(9)],
 			pgpk_below(5) ? 0 : 1);
-		if (pgpk_below(2)) {
+		if (!pgpk_below(4)) {
 			k = strlen(buf);
 			buf[k] = pgpk_below(8) ? ':' : '_';
 			put_hex(buf + k + 1, hexlens[pgpk_below(9)], upper);
@@ -887,7 +900,7 @@ static void op_search(void)
 		put_hex(desc + 3, pgpk_below(2) ? 16 : 40, (int)pgpk_below(2));
 		d = desc;
 	}
-	/* Our keyrings, or the module's own (its answer cache). */
+	/* Our keyrings, or the module's own (its trusted keys). */
 	ring = nmodule_rings && !pgpk_below(4) ?
 		       module_rings[pgpk_below(nmodule_rings)] :
 		       any_ring();
@@ -975,9 +988,9 @@ static void op_manage(void)
 
 	/*
 	 * Root may revoke, expire or lock the module's own keyrings (its
-	 * answer cache, its trusted keys); the module must cope, but a
-	 * ruined cache serves no answer for the rest of the phase: late
-	 * only.
+	 * trusted keys ".pgpk"); the module must cope, but a ruined ".pgpk"
+	 * finds no issuer (pgpk_sig_check(): -ENOKEY) for the rest of the
+	 * phase: late only.
 	 */
 	if (late && nmodule_rings && !pgpk_below(20))
 		k = module_rings[pgpk_below(nmodule_rings)];
@@ -1565,6 +1578,11 @@ static int capture(char *const argv[], struct pgpk_blob *out)
  * Answer the upcall for KEY: the real helper's answer as it is, or
  * mutated by structure, or another blob of the corpus, or a rejection
  * with a random errno, or the real helper itself (exec).  The module
+ * asks for keys only ("key:<32 hex digits>", random: nothing to select),
+ * and binds the answer to the submitted bytes: "pgpk-helper key FILE"
+ * makes the answer the real helper would, offsets included
+ * (Key.packet_offset, user_id_offset, certification.rsa_s_offset), and
+ * a mutated offset is a lie the binding must refuse.  The module
  * must take the honest answer and refuse every lie (ARCHITECTURE.md,
  * trust rule 2), without a kernel report.  KCOV covers the instantiate
  * (the module's preparse runs in this task); the points go to
@@ -1577,11 +1595,11 @@ static int run_helper(long key)
 				    ENOMEM,	 EDQUOT,   ETIMEDOUT,
 				    ECHILD,	 EINTR,	   EPERM };
 	static uint8_t callout[MAX_BLOB];
-	char desc[512], file[64], sel[80] = "", path[64];
-	char *args[8], *d, *kind;
+	char file[64], path[64];
+	char *args[8];
 	struct pgpk_blob honest = { 0 }, answer = { 0 };
 	const struct pgpk_blob *donor;
-	int r, i, lie = 1, why = -1;
+	int r, lie = 1, why = -1;
 	long n, ret;
 	FILE *f;
 
@@ -1601,15 +1619,6 @@ static int run_helper(long key)
 		args[3] = NULL;
 		execv(args[0], args);
 	}
-	n = keyctl(KEYCTL_DESCRIBE, key, (unsigned long)desc, sizeof(desc), 0);
-	if (n < 0 || n > (long)sizeof(desc))
-		return 1;
-	/* "pgpk;uid;gid;perm;key:<sha256>[:<select>]" */
-	for (d = desc, i = 0; i < 4 && d; i++)
-		d = strchr(d, ';') ? strchr(d, ';') + 1 : NULL;
-	kind = d && !strncmp(d, "sig:", 4) ? "sig" : "key";
-	if (d && strlen(d) > 69 && d[68] == ':')
-		snprintf(sel, sizeof(sel), "%.79s", d + 69);
 	n = keyctl(KEYCTL_READ, KEY_SPEC_REQKEY_AUTH_KEY,
 		   (unsigned long)callout, sizeof(callout), 0);
 	read_sections();
@@ -1624,15 +1633,10 @@ static int run_helper(long key)
 			fwrite(callout, 1, n, f);
 			fclose(f);
 		}
-		i = 0;
-		args[i++] = "/usr/sbin/pgpk-helper";
-		args[i++] = kind;
-		if (*sel && !strcmp(kind, "key")) {
-			args[i++] = "--select";
-			args[i++] = sel;
-		}
-		args[i++] = path;
-		args[i] = NULL;
+		args[0] = "/usr/sbin/pgpk-helper";
+		args[1] = "key";
+		args[2] = path;
+		args[3] = NULL;
 		why = capture(args, &honest);
 		if (!why) {
 			donor = any_canon(0);
@@ -1834,9 +1838,11 @@ int main(int argc, char **argv)
 	pgpk_rand_seed(seed);
 	if (mutator_rounds)
 		return check_mutator(mutator_rounds);
-	printf("PGPK-SYSFUZZ seed %llu: corpus %d canonical (%d keys), %d "
-	       "OpenPGP; %ld + %ld inputs, %ld upcalls at most, races %ds%s\n",
-	       (unsigned long long)seed, ncanon, ncanon_keys, nopenpgp, opt_n,
+	printf("PGPK-SYSFUZZ seed %llu: corpus %d canonical (%d keys, %d "
+	       "cleaned of reserved fields), %d OpenPGP; %ld + %ld inputs, "
+	       "%ld upcalls at most, races %ds%s\n",
+	       (unsigned long long)seed, ncanon, ncanon_keys, ncleaned,
+	       nopenpgp, opt_n,
 	       opt_user_n, opt_upcalls, opt_races,
 	       opt_ko ? " with module reloads" : "");
 	st = shared(sizeof(*st));

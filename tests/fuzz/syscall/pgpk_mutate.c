@@ -48,6 +48,7 @@ static const struct schema_field s_sig[] = {
 	{ 10, K_BYTES, M_NONE }, /* rsa_s */
 	{ 11, K_BYTES, M_NONE }, /* issuer_key_id */
 	{ 12, K_BYTES, M_NONE }, /* issuer_fingerprint */
+	{ 13, K_VARINT, M_NONE }, /* rsa_s_offset */
 };
 
 static const struct schema_field s_key[] = {
@@ -59,9 +60,8 @@ static const struct schema_field s_key[] = {
 	{ 6, K_VARINT, M_NONE }, /* expires */
 	{ 7, K_VARINT, M_NONE }, /* key_flags */
 	{ 8, K_MSG, M_MATERIAL }, /* primary */
-	{ 9, K_VARINT, M_NONE }, /* primary_offset */
+	/* 9 (primary_offset) and 11 (third_party) are reserved now */
 	{ 10, K_MSG, M_SIG }, /* certification */
-	{ 11, K_MSG, M_SIG }, /* third_party */
 	{ 12, K_VARINT, M_NONE }, /* bound */
 	{ 13, K_VARINT, M_NONE }, /* soft_revoked */
 };
@@ -857,6 +857,51 @@ static int wire_check(const uint8_t *p, size_t len)
 		}
 	}
 	return 1;
+}
+
+/*
+ * Drop, at every level the schema describes, the fields it does not know
+ * (the reserved Key.primary_offset and Key.third_party of blobs made for
+ * an older contract): returns how many, 0 if none (or not wire format).
+ */
+static int msg_clean(struct msg *m)
+{
+	int i, n = 0;
+
+	for (i = 0; i < m->n;) {
+		if (!schema_find(m->type, m->f[i].num)) {
+			msg_remove(m, i);
+			n++;
+			continue;
+		}
+		if (m->f[i].sub)
+			n += msg_clean(m->f[i].sub);
+		i++;
+	}
+	return n;
+}
+
+int pgpk_canonical_clean(struct pgpk_blob *b)
+{
+	struct msg *m;
+	size_t len;
+	int n;
+
+	if (b->len < PGPK_MAGIC_LEN ||
+	    memcmp(b->data, PGPK_MAGIC, PGPK_MAGIC_LEN))
+		return 0;
+	m = parse_msg(M_CANON, b->data + PGPK_MAGIC_LEN,
+		      b->len - PGPK_MAGIC_LEN, 0);
+	if (!m)
+		return 0;
+	n = msg_clean(m);
+	if (n) {
+		len = PGPK_MAGIC_LEN + msg_size(m);
+		b->data = xrealloc(b->data, len > b->len ? len : b->len);
+		b->len = put_msg(b->data + PGPK_MAGIC_LEN, m) - b->data;
+	}
+	msg_free(m);
+	return n;
 }
 
 int pgpk_wire_check(const uint8_t *data, size_t len)

@@ -48,6 +48,15 @@ void pgpk_mutate_bytes(const struct pgpk_blob *in, struct pgpk_blob *out,
 		       size_t max);
 
 /*
+ * pgpk_canonical_clean: remove from the canonical blob @b, in place, every
+ * field proto/pgpk.proto does not list (at every level the mutator
+ * parses: a seed made for an older contract, e.g. with the reserved
+ * Key fields 9 and 11, becomes one the decoder may take).  Returns the
+ * number of fields removed; 0 leaves @b as it was.
+ */
+int pgpk_canonical_clean(struct pgpk_blob *b);
+
+/*
  * pgpk_wire_check: @data[0..len) is a sequence of well-formed protobuf
  * fields (tags and varints minimal, lengths within bounds, nothing
  * left over); 1 if so, 0 if not.  For the mutator self-check: the
