@@ -50,6 +50,13 @@ show_in() {
 	return $rc
 }
 
+# sig FILE: FILE's signatures and signed content, converted by the helper
+# (the kernel takes canonical signatures only), to /tmp/sig.pgpks.
+sig() {
+	echo "\$ pgpk-helper sig ${1#"$D"/} > /tmp/sig.pgpks"
+	"$PGPK_HELPER" sig "$1" >/tmp/sig.pgpks
+}
+
 helper_log() {
 	echo "  helper's log (syslog):"
 	pgpk_log_since "$1" | grep "$PGPK_HELPER_TAG" | sed 's/^/    /'
@@ -121,35 +128,52 @@ else
 	step_failed "pkey_query failed"
 fi
 
-step "Add the same key again: the answer is cached" \
-	"The module keeps the helper's answers in its own cache keyring: no" \
-	"second upcall for the same bytes."
+step "Add the same key again: a request of its own" \
+	"Nothing is cached or shared: each add_key asks the helper under a" \
+	"random description, in a keyring of its own, and its answer serves" \
+	"nobody else. User space cannot make or answer such a request."
 before=$(count_upcalls)
 if show_in "$D/debian-archive-key.pgp" keyctl padd asymmetric "" @s; then
 	sleep 0.2
 	after=$(count_upcalls)
 	echo "  helper log lines before: $before, after: $after"
-	[ "$before" = "$after" ] ||
-		step_failed "the helper ran again ($before -> $after)"
+	[ "$after" = $((before + 1)) ] ||
+		step_failed "not one new upcall ($before -> $after)"
 else
 	step_failed "the second add failed"
 fi
+if show keyctl request2 pgpk "key:0123456789abcdef0123456789abcdef" \
+	callout @s; then
+	step_failed "user space made a pgpk request"
+else
+	case "$OUT" in
+	*"$(pgpk_errno_text EPERM)"*) echo "  refused: only the module asks." ;;
+	*) step_failed "refused, but not with EPERM" ;;
+	esac
+fi
 
-step "Add a freshly generated test key (armored, RSA 2048)" \
-	"Armor is removed in the kernel (the only OpenPGP-shaped code there:" \
-	"base64 and a CRC), everything else as before."
+step "Add a freshly generated test key (RSA 2048); armor is refused" \
+	"The kernel compares octets, it does not decode base64: armored" \
+	"input goes to the helper, which refuses it and names the remedy."
 n=$(pgpk_log_lines)
 if show_in "$D/rsa2048.asc" keyctl padd asymmetric "" @s; then
+	step_failed "the kernel accepted armor"
+else
+	sleep 0.2
+	helper_log "$n"
+fi
+n=$(pgpk_log_lines)
+if show_in "$D/rsa2048.pgp" keyctl padd asymmetric "" @s; then
 	test_id=$OUT
 	show keyctl describe "$test_id"
 	echo "  gpg says the fingerprint is $(cat "$D/rsa2048.fpr")"
 	show grep "$(cut -c 33-40 "$D/rsa2048.fpr" | tr 'A-F' 'a-f')" /proc/keys
-	# The description ends in the key ID's last 8 hex digits, computed
-	# by the kernel from the rebuilt key packet.
-	want=$(cut -c 33-40 "$D/rsa2048.fpr" | tr 'A-F' 'a-f')
+	# The description is "PGP key <key ID>", computed by the kernel
+	# from the rebuilt key packet.
+	want=$(cut -c 25-40 "$D/rsa2048.fpr" | tr 'A-F' 'a-f')
 	case "$(keyctl rdescribe "$test_id")" in
-	*" $want") echo "  the kernel's key ID matches gpg's: ...$want" ;;
-	*) step_failed "the description does not end in key ID ...$want" ;;
+	*";PGP key $want") echo "  the kernel's key ID matches gpg's: $want" ;;
+	*) step_failed "the description is not PGP key $want" ;;
 	esac
 	sleep 0.2
 	helper_log "$n"
@@ -159,12 +183,15 @@ else
 fi
 
 step "Verify a gpg-signed message in the kernel" \
-	"Key type pgpk_test verifies its payload (an inline-signed message)" \
-	"against the trusted keys, then the session keyring, and keeps the" \
-	"signed content: the kernel hashes the content with the trailer it" \
-	"builds itself and checks RSA through the crypto API."
+	"The helper converts the message (signatures and content) to its" \
+	"canonical form; key type pgpk_test verifies it against the trusted" \
+	"keys, then the session keyring, and keeps the signed content: the" \
+	"kernel hashes the content with the trailer it builds itself and" \
+	"checks RSA through the crypto API. Whoever converted it, it is the" \
+	"kernel's check."
 show cat "$D/msg.txt"
-if show_in "$D/msg.rsa2048.gpg" keyctl padd pgpk_test signed-msg @s; then
+sig "$D/msg.rsa2048.gpg"
+if show_in /tmp/sig.pgpks keyctl padd pgpk_test signed-msg @s; then
 	msg_id=$OUT
 	show keyctl pipe "$msg_id"
 	keyctl pipe "$msg_id" >/tmp/content 2>/dev/null
@@ -178,9 +205,10 @@ else
 fi
 
 step "A cleartext-signed message (SHA-512, RSA 3072)"
-show_in "$D/rsa3072.asc" keyctl padd asymmetric "" @s ||
+show_in "$D/rsa3072.pgp" keyctl padd asymmetric "" @s ||
 	step_failed "the kernel refused the RSA 3072 key"
-if show_in "$D/msg.rsa3072.clear" keyctl padd pgpk_test clear-msg @s; then
+sig "$D/msg.rsa3072.clear"
+if show_in /tmp/sig.pgpks keyctl padd pgpk_test clear-msg @s; then
 	echo "  (cleartext signatures sign the text with CRLF line ends and"
 	echo "  without the last line end: RFC 9580 7.1)"
 	show keyctl pipe "$OUT"
@@ -195,7 +223,7 @@ step "A tampered message is rejected" \
 tampered=$D/msg.rsa2048.tampered.gpg
 if cmp -s "$tampered" "$D/msg.rsa2048.gpg"; then
 	step_failed "the tampered message is the original"
-elif show_in "$tampered" keyctl padd pgpk_test tampered @s; then
+elif sig "$tampered" && show_in /tmp/sig.pgpks keyctl padd pgpk_test tampered @s; then
 	step_failed "the kernel ACCEPTED a tampered message"
 else
 	case "$OUT" in
