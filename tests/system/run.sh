@@ -3,32 +3,43 @@
 # pgpk-helper from a clean export of HEAD (dpkg-buildpackage, offline: no
 # network namespace), install them with apt into a Debian root file system
 # made by mmdebstrap (systemd, keyutils, kmod, dkms, Debian's kernel and
-# its headers: DKMS builds the module there), boot that system in qemu
-# (TCG) with its own kernel, initramfs and systemd as init, and run
-# tests/system/check.sh in it as a systemd service: the module loaded at
-# boot, an OpenPGP key through the real /sbin/request-key and the packaged
+# its headers: DKMS builds the module there), install a newer kernel from
+# <release>-backports with apt (DKMS's hook builds pgpk for it), boot
+# that system in qemu (TCG) with its own kernels, initramfs and systemd
+# as init, up to three times, and run tests/system/check.sh in it as a
+# systemd service each time: the module loaded at boot, an OpenPGP key
+# through the real /sbin/request-key and the packaged
 # /etc/request-key.d/pgpk.conf, the helper's line in the journal,
 # pgpk-helper --selftest, a policy change taking effect at the next
-# upcall, and apt purge leaving nothing (module for every kernel, helper,
-# conffile, DKMS tree).
+# upcall; trust anchors loaded into ".pgpk" at boot and locked
+# (anchors-at-boot); the new kernel booted with DKMS's module
+# (dkms-new-kernel); and apt purge leaving nothing (module for every
+# kernel, helper, conffiles, DKMS tree).  tests/system/README.md lists
+# the checks.
 #
 # usage: tests/system/run.sh [--release bookworm|trixie] [--debs DIR]
-#   --release  the Debian release of the system (default bookworm);
-#              trixie boots trixie's kernel
+#                            [--upgrade-from COMMIT]
+#   --release  the Debian release of the system (default bookworm)
 #   --debs DIR use DIR's pgpk-dkms_*.deb and pgpk-helper_*.deb instead of
 #              building them
+#   --upgrade-from COMMIT  first install the packages built from COMMIT
+#              (as version 0.0+git<commit>), edit the conffile, then
+#              upgrade to the current ones (upgrade/* checks)
 #
 # Prints "PASS: system-<release>/<check>" / "FAIL: ..." per check, then
 # "N passed, N failed".  Exit status 0 iff nothing failed.
 #
 # The base system (before pgpk) is cached as a tarball in
 # ${XDG_CACHE_HOME:-~/.cache}/pgpk/system/<release>.tar
-# (PGPK_SYSTEM_REFRESH=1 makes it again).  Everything else lands in
-# tests/system/out/ (console.log, build and install logs, the disk image).
+# (PGPK_SYSTEM_REFRESH=1 makes it again), the new kernel's packages in
+# .../system/archives-<release>/.  Everything else lands in
+# tests/system/out/ (console-N.log per boot, console.log, build and
+# install logs, the disk image).
 # Needs root (chroot, loop-free mkfs.ext4 -d), mmdebstrap, qemu-system-x86,
-# e2fsprogs and the package build dependencies (apt-get build-dep ./).
+# e2fsprogs, gnupg and the package build dependencies (apt-get build-dep ./).
 #
-# environment: PGPK_SYSTEM_TIMEOUT  limit for the VM run, seconds (900)
+# environment: PGPK_SYSTEM_TIMEOUT  limit for each boot, seconds (900)
+#              PGPK_SYSTEM_BREAK    break something on purpose (step 4)
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -224,6 +235,9 @@ if [ -n "$upgrade_from" ]; then
 	sed -i 's/--min-rsa-bits=2048/--min-rsa-bits=3072/' "$c"
 	sed -i '1i # local edit (tests/system --upgrade-from): RSA 3072 at least' "$c"
 	confopts=(-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold)
+	case " ${PGPK_SYSTEM_BREAK:-} " in
+	*" confnew "*) confopts=(-o Dpkg::Options::=--force-confnew) ;;
+	esac
 fi
 if in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y \
 	"${confopts[@]}" \
@@ -239,7 +253,8 @@ if [ -n "$upgrade_from" ]; then
 		[ -f "$c.dpkg-dist" ]; then
 		result PASS upgrade/conffile "edit kept; the new packaged file is pgpk.conf.dpkg-dist"
 	else
-		result FAIL upgrade/conffile "the local edit is gone, or no pgpk.conf.dpkg-dist: $(ls "${c%/*}")"
+		result FAIL upgrade/conffile "the local edit is gone, or no pgpk.conf.dpkg-dist: $(
+			cd "${c%/*}" && echo ./*)"
 	fi
 	st=$(in_root dkms status -m pgpk 2>/dev/null)
 	echo "    dkms status: $st" >&2
@@ -269,6 +284,8 @@ done
 #   dkms-hook     DKMS's kernel hooks removed before the kernel comes
 #   anchors-hook  /etc/modprobe.d/pgpk-anchors.conf removed (check.sh)
 #   anchors-file  the anchor certificate removed again (check.sh)
+#   other-certified  the anchor certifies "other" too
+#   confnew       the upgrade with --force-confnew, not --force-confold
 brk=" ${PGPK_SYSTEM_BREAK:-} "
 new_kernel=""
 case "$brk" in
@@ -324,6 +341,11 @@ if "${g[@]}" --quick-generate-key "$au" rsa3072 sign never &&
 	"${g[@]}" --quick-generate-key "$ou" rsa3072 sign never &&
 	"${g[@]}" --local-user "$(fpr_of "$au")!" --quick-sign-key \
 		"$(fpr_of "$cu")" "$cu" >/dev/null &&
+	case "$brk" in
+	*" other-certified "*)
+		"${g[@]}" --local-user "$(fpr_of "$au")!" --quick-sign-key \
+			"$(fpr_of "$ou")" "$ou" >/dev/null ;;
+	esac &&
 	"${g[@]}" --export "$au" >"$d/anchor.pgp" &&
 	"${g[@]}" --export "$cu" >"$d/certified.pgp" &&
 	"${g[@]}" --export "$ou" >"$d/other.pgp"; then
