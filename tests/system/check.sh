@@ -1,15 +1,34 @@
 #!/bin/bash
 # Runs inside the Debian system that tests/system/run.sh boots, as the
 # systemd service pgpk-system-check (root, its own session keyring), after
-# multi-user.target.  One line per check on the console:
+# multi-user.target, once per boot.  One line per check on the console:
 #   PGPK-SYSTEM PASS <name> [(detail)]   PGPK-SYSTEM FAIL <name> (reason)
-# then PGPK-SYSTEM-DONE; the service's ExecStopPost powers the VM off.
-# What it runs, and what the commands print, is on the console too.
+# then either PGPK-SYSTEM-REBOOT <kernel> (run.sh boots the system again,
+# with that kernel) or PGPK-SYSTEM-DONE; the service's ExecStopPost powers
+# the VM off.  What it runs, and what the commands print, is on the
+# console too.
+#
+# The boots (state in /var/lib/pgpk-system-check):
+#   1. the release's kernel: module at boot, upcall, journal, selftest,
+#      policy change; then an anchor certificate into /etc/pgpk/anchors/
+#   2. the same kernel: anchors-at-boot (loaded into ".pgpk" by the boot,
+#      before sysinit.target; a keyring restricted to ".pgpk"; locked)
+#   3. the kernel run.sh installed with apt after pgpk (new-kernel):
+#      dkms-new-kernel (DKMS's module loaded at boot, upcall); then purge
+# /root/pgpk-system/ (from run.sh): anchor.pgp, anchor.fpr, certified.pgp
+# (certified by the anchor), other.pgp (not), new-kernel, break (what to
+# break on purpose, to show a check failing: anchors-hook, anchors-file).
 set -u
+export SYSTEMD_COLORS=0 # the console is a terminal: no colour codes
 
 conf=/etc/request-key.d/pgpk.conf
 key=/usr/share/keyrings/debian-archive-bookworm-automatic.gpg
 key2=/usr/share/keyrings/debian-archive-bookworm-security-automatic.gpg
+data=/root/pgpk-system
+state=/var/lib/pgpk-system-check
+mkdir -p "$state"
+phase=$(cat "$state/next" 2>/dev/null || echo first)
+brk=$(cat "$data/break" 2>/dev/null || true)
 
 pass() { echo "PGPK-SYSTEM PASS $1${2:+ ($2)}"; }
 fail() { echo "PGPK-SYSTEM FAIL $1${2:+ ($2)}"; }
@@ -28,95 +47,252 @@ journal_helper() {
 	journalctl -q -o short -t pgpk-helper --no-pager |
 		tail -n +$((journal_mark + 1))
 }
+# reboot_into KERNEL NEXT-PHASE
+reboot_into() {
+	echo "$2" >"$state/next"
+	sync
+	echo "PGPK-SYSTEM-REBOOT $1"
+	exit 0
+}
+# upcall_check NAME: the archive key through /sbin/request-key.
+upcall_ok=""
+upcall_check() {
+	local id desc
+	upcall_ok=""
+	if id=$(keyctl padd asymmetric "" @s <"$key"); then
+		desc=$(keyctl describe "$id")
+		echo "$desc"
+		case "$desc" in
+		# the kernel names it by its key ID ("PGP key b7c5d7d6350947f8"
+		# since the redesign; the helper's user ID before)
+		*"asymmetric: PGP key b7c5d7d6350947f8" | *"asymmetric: Debian Archive Automatic Signing Key 350947f8")
+			pass "$1" "$desc"
+			upcall_ok=1 ;;
+		*) fail "$1" "unexpected description: $desc" ;;
+		esac
+	else
+		fail "$1" "keyctl padd asymmetric failed"
+	fi
+}
+# pgpk_ring: the live ".pgpk" keyring's serial (decimal), or nothing.
+pgpk_ring() {
+	local r
+	r=$(awk '$8 == "keyring" && $9 == ".pgpk:" && $2 !~ /R/ { print $1 }' \
+		/proc/keys | tail -n 1)
+	[ -n "$r" ] && echo $((0x$r))
+}
 
-echo "PGPK-SYSTEM-START $(uname -r) $(grep '^PRETTY_NAME=' /etc/os-release)"
+echo "PGPK-SYSTEM-START $phase $(uname -r) $(grep '^PRETTY_NAME=' /etc/os-release)"
 show systemctl --failed --no-legend
 show dkms status
 
-# --- the module: built by DKMS, loaded at boot (modules-load.d) ---
-if [ -d /sys/module/pgpk ]; then
-	pass module-loaded-at-boot "$(modinfo -F filename pgpk)"
-else
-	fail module-loaded-at-boot "not in /sys/module; systemd-modules-load: $(systemctl is-active systemd-modules-load)"
-	modprobe pgpk || fail modprobe "modprobe pgpk failed"
-fi
-show lsmod | grep '^pgpk'
+purge_check() {
+	keyctl clear @s
+	# Removing pgpk-helper's initramfs hook triggers update-initramfs -u
+	# (the newest kernel's): with initramfs-tools' MODULES=most that takes
+	# over 10 minutes under TCG on two shared cores; MODULES=dep (right
+	# here, in the booted system) makes it a small one.
+	sed -i 's/^MODULES=.*/MODULES=dep/' /etc/initramfs-tools/initramfs.conf
+	rmmod pgpk 2>/dev/null # keys may still hold it: the files are the point
+	show env DEBIAN_FRONTEND=noninteractive apt-get purge -y pgpk-dkms pgpk-helper
+	left=""
+	for ko in /lib/modules/*/updates/dkms/pgpk.ko*; do
+		[ -e "$ko" ] && left="$left $ko"
+	done
+	for f in /usr/sbin/pgpk-helper "$conf" /usr/src/pgpk-* /var/lib/dkms/pgpk \
+		/usr/lib/modules-load.d/pgpk.conf /usr/sbin/pgpk-anchors \
+		/etc/modprobe.d/pgpk-anchors.conf; do
+		[ -e "$f" ] && left="$left $f"
+	done
+	# (dkms 3.0.10 may complain of a broken pipe on stderr when it has
+	# nothing to list: its output is what counts.)
+	st=$(dkms status 2>/dev/null)
+	echo "# dkms status"
+	echo "$st"
+	[ -n "$st" ] && left="$left (dkms status: $st)"
+	dpkg -l 'pgpk*' 2>/dev/null | grep -q '^[ri]' && left="$left (dpkg still lists pgpk)"
+	if [ -z "$left" ]; then
+		pass purge "no module for any kernel of: $(echo /lib/modules/*)"
+	else
+		fail purge "left:$left"
+	fi
+	echo "PGPK-SYSTEM-DONE"
+	exit 0
+}
 
-# --- an OpenPGP key through /sbin/request-key and the packaged conf ---
-mark_journal
-show grep -v '^#' "$conf"
-if id=$(keyctl padd asymmetric "" @s <"$key"); then
-	desc=$(keyctl describe "$id")
-	echo "$desc"
-	case "$desc" in
-	*"asymmetric: Debian Archive Automatic Signing Key 350947f8")
-		pass upcall-key "$desc" ;;
-	*) fail upcall-key "unexpected description: $desc" ;;
-	esac
-else
-	fail upcall-key "keyctl padd asymmetric failed"
-fi
-lines=$(journal_helper)
-echo "$lines"
-case "$lines" in
-*"instantiated"*) pass journal-line "journalctl -t pgpk-helper: $(echo "$lines" | grep -m 1 instantiated | sed 's/^.*pgpk-helper/pgpk-helper/')" ;;
-*) fail journal-line "no 'instantiated' line in journalctl -t pgpk-helper" ;;
-esac
+case "$phase" in
+first)
+	# --- the module: built by DKMS, loaded at boot (modules-load.d) ---
+	if [ -d /sys/module/pgpk ]; then
+		pass module-loaded-at-boot "$(modinfo -F filename pgpk)"
+	else
+		fail module-loaded-at-boot "not in /sys/module; systemd-modules-load: $(systemctl is-active systemd-modules-load)"
+		modprobe pgpk || fail modprobe "modprobe pgpk failed"
+	fi
+	show lsmod | grep '^pgpk'
 
-# --- the installation checks itself ---
-if show pgpk-helper --selftest; then
-	pass selftest
-else
-	fail selftest "pgpk-helper --selftest exited $?"
-fi
-
-# --- a policy change takes effect at the next upcall ---
-cp "$conf" /run/pgpk.conf.orig
-sed -i 's/--min-rsa-bits=[0-9]*/--min-rsa-bits=8192/; s/--negative-timeout=[0-9]*/--negative-timeout=1/' "$conf"
-show grep -v '^#' "$conf"
-mark_journal
-if keyctl padd asymmetric "" @s <"$key2" 2>/run/err; then
-	fail policy-stricter "a 4096-bit key was accepted with --min-rsa-bits=8192"
-else
+	# --- an OpenPGP key through /sbin/request-key and the packaged conf ---
+	mark_journal
+	show grep -v '^#' "$conf"
+	upcall_check upcall-key
+	# --upgrade-from: the upgraded system after its first reboot, the
+	# locally edited conf in force.
+	if [ -f "$data/upgraded-from" ]; then
+		if [ -n "$upcall_ok" ] && grep -q '^# local edit' "$conf"; then
+			pass upgrade/upcall-after-reboot "from $(cat "$data/upgraded-from"), $(modinfo -F filename pgpk) loaded, the edited conf in force"
+		else
+			fail upgrade/upcall-after-reboot "upcall ${upcall_ok:-failed}; $(head -n 1 "$conf")"
+		fi
+	fi
 	lines=$(journal_helper)
-	cat /run/err
 	echo "$lines"
-	case "$(cat /run/err) $lines" in
-	*"rejected by service"*EKEYREJECTED*)
-		pass policy-stricter "$(echo "$lines" | grep -m 1 rejected | sed 's/^.*pgpk-helper/pgpk-helper/')" ;;
-	*) fail policy-stricter "refused, but not as EKEYREJECTED by the policy" ;;
+	case "$lines" in
+	*"instantiated"*) pass journal-line "journalctl -t pgpk-helper: $(echo "$lines" | grep -m 1 instantiated | sed 's/^.*pgpk-helper/pgpk-helper/')" ;;
+	*) fail journal-line "no 'instantiated' line in journalctl -t pgpk-helper" ;;
 	esac
-fi
-cp /run/pgpk.conf.orig "$conf"
-sleep 2 # the refusal was cached for --negative-timeout=1 s
-if id2=$(keyctl padd asymmetric "" @s <"$key2"); then
-	pass policy-restored "$(keyctl describe "$id2")"
-else
-	fail policy-restored "the key is still refused with the packaged policy"
-fi
 
-# --- apt purge leaves nothing ---
-keyctl clear @s
-rmmod pgpk 2>/dev/null # keys may still hold it: the files are the point
-show env DEBIAN_FRONTEND=noninteractive apt-get purge -y pgpk-dkms pgpk-helper
-left=""
-for ko in /lib/modules/*/updates/dkms/pgpk.ko*; do
-	[ -e "$ko" ] && left="$left $ko"
-done
-for f in /usr/sbin/pgpk-helper "$conf" /usr/src/pgpk-* /var/lib/dkms/pgpk \
-	/usr/lib/modules-load.d/pgpk.conf; do
-	[ -e "$f" ] && left="$left $f"
-done
-# (dkms 3.0.10 may complain of a broken pipe on stderr when it has
-# nothing to list: its output is what counts.)
-st=$(dkms status 2>/dev/null)
-echo "# dkms status"
-echo "$st"
-[ -n "$st" ] && left="$left (dkms status: $st)"
-dpkg -l 'pgpk*' 2>/dev/null | grep -q '^[ri]' && left="$left (dpkg still lists pgpk)"
-if [ -z "$left" ]; then
-	pass purge "no module for any kernel of: $(echo /lib/modules/*)"
-else
-	fail purge "left:$left"
-fi
-echo "PGPK-SYSTEM-DONE"
+	# --- the installation checks itself ---
+	if show pgpk-helper --selftest; then
+		pass selftest
+	else
+		fail selftest "pgpk-helper --selftest exited $?"
+	fi
+
+	# --- a policy change takes effect at the next upcall ---
+	cp "$conf" /run/pgpk.conf.orig
+	sed -i 's/--min-rsa-bits=[0-9]*/--min-rsa-bits=8192/; s/--negative-timeout=[0-9]*/--negative-timeout=1/' "$conf"
+	show grep -v '^#' "$conf"
+	mark_journal
+	if keyctl padd asymmetric "" @s <"$key2" 2>/run/err; then
+		fail policy-stricter "a 4096-bit key was accepted with --min-rsa-bits=8192"
+	else
+		lines=$(journal_helper)
+		cat /run/err
+		echo "$lines"
+		case "$(cat /run/err) $lines" in
+		*"rejected by service"*EKEYREJECTED*)
+			pass policy-stricter "$(echo "$lines" | grep -m 1 rejected | sed 's/^.*pgpk-helper/pgpk-helper/')" ;;
+		*) fail policy-stricter "refused, but not as EKEYREJECTED by the policy" ;;
+		esac
+	fi
+	cp /run/pgpk.conf.orig "$conf"
+	sleep 2 # the refusal was cached for --negative-timeout=1 s
+	if id2=$(keyctl padd asymmetric "" @s <"$key2"); then
+		pass policy-restored "$(keyctl describe "$id2")"
+	else
+		fail policy-restored "the key is still refused with the packaged policy"
+	fi
+
+	# --- an administrator's trust anchor, for the next boot ---
+	show ls -l /etc/pgpk/anchors/ /etc/modprobe.d/ /usr/sbin/pgpk-anchors
+	if [ -f "$data/anchor.pgp" ]; then
+		cp "$data/anchor.pgp" /etc/pgpk/anchors/anchor.pgp
+		case " $brk " in
+		*" anchors-hook "*) show rm -f /etc/modprobe.d/pgpk-anchors.conf ;;
+		esac
+		case " $brk " in
+		*" anchors-file "*) show rm -f /etc/pgpk/anchors/anchor.pgp ;;
+		esac
+		reboot_into "$(uname -r)" anchors
+	fi
+	fail anchors-at-boot "no $data/anchor.pgp from run.sh"
+	purge_check
+	;;
+anchors)
+	# --- the anchors were loaded into .pgpk by the boot, then locked ---
+	fpr=$(cat "$data/anchor.fpr")
+	journalctl --sync
+	show journalctl -b -q -o short-monotonic -t pgpk-anchors --no-pager
+	show journalctl -b -q -o verbose -t pgpk-anchors --no-pager \
+		--output-fields=_SYSTEMD_UNIT,_COMM,MESSAGE | grep -E '^ *(_SYSTEMD_UNIT|_COMM)=' | sort | uniq -c
+	# The order of the boot: the anchors' lines before sysinit.target
+	# (before any login, user session or ordinary service).
+	jr=$(journalctl -b -q -o short-monotonic --no-pager)
+	nlock=$(echo "$jr" | grep -n 'pgpk-anchors.*locked' | head -n 1 | cut -d : -f 1)
+	nsys=$(echo "$jr" | grep -n -E 'Reached target (sysinit.target|System Initialization)' | head -n 1 | cut -d : -f 1)
+	nuser=$(echo "$jr" | grep -n -E 'systemd-logind|Started (user@|getty@|Session )' | head -n 1 | cut -d : -f 1)
+	echo "journal lines: anchors locked #${nlock:-none}, sysinit.target #${nsys:-none}, first logind/session/getty #${nuser:-none}"
+	echo "$jr" | grep -E 'pgpk-anchors|Reached target (sysinit.target|System Initialization)|Load Kernel Modules|systemd-modules-load' | head -n 20
+	ring=$(pgpk_ring)
+	show keyctl rdescribe "${ring:-0}"
+	show keyctl rlist "${ring:-0}"
+	# The anchor among .pgpk's keys, by description (key ID's last 8 hex
+	# digits; root is no possessor of .pgpk's keys, so keyctl search
+	# is refused: EACCES).
+	fpr8=$(echo "$fpr" | tr 'A-F' 'a-f' | tail -c 9)
+	found=""
+	for k in $(keyctl rlist "${ring:-0}" 2>/dev/null); do
+		kd=$(keyctl rdescribe "$k")
+		echo "$k: $kd"
+		case "$kd" in *" $fpr8") found=$kd ;; esac
+	done
+	if [ -z "$nlock" ]; then
+		fail anchors-at-boot "no 'locked' line of pgpk-anchors in this boot's journal"
+	elif [ -z "$nsys" ] || [ "$nlock" -ge "$nsys" ]; then
+		fail anchors-at-boot "pgpk-anchors locked .pgpk at journal line $nlock, after sysinit.target (line ${nsys:-none})"
+	elif [ -z "$found" ]; then
+		fail anchors-at-boot "the anchor $fpr is not in .pgpk (${ring:-no keyring})"
+	else
+		pass anchors-at-boot "$(echo "$jr" | grep -m 1 'pgpk-anchors.*anchor.pgp' | sed 's/^.*pgpk-anchors/pgpk-anchors/' | cut -c 1-160); locked at journal line $nlock, sysinit.target at $nsys"
+	fi
+	# A keyring restricted to .pgpk: the anchor's certification vouches.
+	keyctl clear @s
+	r=$(keyctl newring restricted @s)
+	if [ -n "$ring" ] && show keyctl restrict_keyring "$r" asymmetric "key_or_keyring:$ring"; then
+		if id=$(keyctl padd asymmetric "" "$r" <"$data/certified.pgp" 2>/run/err); then
+			pass anchors-certified "$(keyctl describe "$id")"
+		else
+			fail anchors-certified "a key the anchor certified was refused: $(cat /run/err)"
+		fi
+		if keyctl padd asymmetric "" "$r" <"$data/other.pgp" 2>/run/err; then
+			fail anchors-uncertified "a key the anchor did not certify was accepted"
+		else
+			case "$(cat /run/err)" in
+			*"Required key not available"*) pass anchors-uncertified "ENOKEY: $(cat /run/err)" ;;
+			*) fail anchors-uncertified "refused, but not with ENOKEY: $(cat /run/err)" ;;
+			esac
+		fi
+	else
+		fail anchors-certified "no .pgpk, or cannot restrict a keyring to it"
+		fail anchors-uncertified "no .pgpk, or cannot restrict a keyring to it"
+	fi
+	# Locked: root cannot add to .pgpk after boot (EPERM).
+	if [ -z "$ring" ]; then
+		fail anchors-locked "no .pgpk"
+	elif keyctl padd asymmetric "" "$ring" <"$data/other.pgp" 2>/run/err; then
+		fail anchors-locked "root added a key to .pgpk after boot"
+	else
+		case "$(cat /run/err)" in
+		*"Operation not permitted"*) pass anchors-locked "EPERM: $(cat /run/err)" ;;
+		*) fail anchors-locked "refused, but not with EPERM: $(cat /run/err)" ;;
+		esac
+	fi
+	keyctl clear @s
+	if [ -s "$data/new-kernel" ]; then
+		reboot_into "$(cat "$data/new-kernel")" new-kernel
+	fi
+	purge_check
+	;;
+new-kernel)
+	# --- a kernel installed after pgpk: DKMS's module, loaded at boot ---
+	want=$(cat "$data/new-kernel")
+	if [ "$(uname -r)" != "$want" ]; then
+		fail dkms-new-kernel/boot "running $(uname -r), not $want"
+	elif [ -d /sys/module/pgpk ]; then
+		f=$(modinfo -F filename pgpk)
+		case "$f" in
+		*/"$want"/updates/dkms/pgpk.ko*) pass dkms-new-kernel/boot "$want: $f" ;;
+		*) fail dkms-new-kernel/boot "pgpk loaded, but from $f" ;;
+		esac
+	else
+		fail dkms-new-kernel/boot "$want: pgpk not loaded at boot"
+		modprobe pgpk || fail modprobe "modprobe pgpk failed"
+	fi
+	upcall_check dkms-new-kernel/upcall
+	purge_check
+	;;
+*)
+	fail boot "unknown phase $phase"
+	echo "PGPK-SYSTEM-DONE"
+	;;
+esac

@@ -3,32 +3,43 @@
 # pgpk-helper from a clean export of HEAD (dpkg-buildpackage, offline: no
 # network namespace), install them with apt into a Debian root file system
 # made by mmdebstrap (systemd, keyutils, kmod, dkms, Debian's kernel and
-# its headers: DKMS builds the module there), boot that system in qemu
-# (TCG) with its own kernel, initramfs and systemd as init, and run
-# tests/system/check.sh in it as a systemd service: the module loaded at
-# boot, an OpenPGP key through the real /sbin/request-key and the packaged
+# its headers: DKMS builds the module there), install a newer kernel from
+# <release>-backports with apt (DKMS's hook builds pgpk for it), boot
+# that system in qemu (TCG) with its own kernels, initramfs and systemd
+# as init, up to three times, and run tests/system/check.sh in it as a
+# systemd service each time: the module loaded at boot, an OpenPGP key
+# through the real /sbin/request-key and the packaged
 # /etc/request-key.d/pgpk.conf, the helper's line in the journal,
 # pgpk-helper --selftest, a policy change taking effect at the next
-# upcall, and apt purge leaving nothing (module for every kernel, helper,
-# conffile, DKMS tree).
+# upcall; trust anchors loaded into ".pgpk" at boot and locked
+# (anchors-at-boot); the new kernel booted with DKMS's module
+# (dkms-new-kernel); and apt purge leaving nothing (module for every
+# kernel, helper, conffiles, DKMS tree).  tests/system/README.md lists
+# the checks.
 #
 # usage: tests/system/run.sh [--release bookworm|trixie] [--debs DIR]
-#   --release  the Debian release of the system (default bookworm);
-#              trixie boots trixie's kernel
+#                            [--upgrade-from COMMIT]
+#   --release  the Debian release of the system (default bookworm)
 #   --debs DIR use DIR's pgpk-dkms_*.deb and pgpk-helper_*.deb instead of
 #              building them
+#   --upgrade-from COMMIT  first install the packages built from COMMIT
+#              (as version 0.0+git<commit>), edit the conffile, then
+#              upgrade to the current ones (upgrade/* checks)
 #
 # Prints "PASS: system-<release>/<check>" / "FAIL: ..." per check, then
 # "N passed, N failed".  Exit status 0 iff nothing failed.
 #
 # The base system (before pgpk) is cached as a tarball in
 # ${XDG_CACHE_HOME:-~/.cache}/pgpk/system/<release>.tar
-# (PGPK_SYSTEM_REFRESH=1 makes it again).  Everything else lands in
-# tests/system/out/ (console.log, build and install logs, the disk image).
+# (PGPK_SYSTEM_REFRESH=1 makes it again), the new kernel's packages in
+# .../system/archives-<release>/.  Everything else lands in
+# tests/system/out/ (console-N.log per boot, console.log, build and
+# install logs, the disk image).
 # Needs root (chroot, loop-free mkfs.ext4 -d), mmdebstrap, qemu-system-x86,
-# e2fsprogs and the package build dependencies (apt-get build-dep ./).
+# e2fsprogs, gnupg and the package build dependencies (apt-get build-dep ./).
 #
-# environment: PGPK_SYSTEM_TIMEOUT  limit for the VM run, seconds (900)
+# environment: PGPK_SYSTEM_TIMEOUT  limit for each boot, seconds (900)
+#              PGPK_SYSTEM_BREAK    break something on purpose (step 4)
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,15 +47,20 @@ root=$(cd "$here/../.." && pwd)
 out=${PGPK_SYSTEM_OUT:-$here/out}
 release=bookworm
 debs=""
+upgrade_from=""
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--release | --debs)
+	--release | --debs | --upgrade-from)
 		[ $# -ge 2 ] || { echo "run.sh: $1 needs a value" >&2; exit 2; }
-		if [ "$1" = --release ]; then release=$2; else debs=$2; fi
+		case "$1" in
+		--release) release=$2 ;;
+		--debs) debs=$2 ;;
+		*) upgrade_from=$2 ;;
+		esac
 		shift
 		;;
 	*)
-		echo "usage: tests/system/run.sh [--release bookworm|trixie] [--debs DIR]" >&2
+		echo "usage: tests/system/run.sh [--release bookworm|trixie] [--debs DIR] [--upgrade-from COMMIT]" >&2
 		exit 2
 		;;
 	esac
@@ -112,6 +128,32 @@ if [ -z "$dkms_deb" ] || [ -z "$helper_deb" ]; then
 	die deb-build "no pgpk-dkms_*_all.deb and pgpk-helper_*_amd64.deb in $debs"
 fi
 
+# --- 1b. (--upgrade-from) the earlier packages, from COMMIT ---
+# Versioned 0.0+git<commit> (debian/changelog and kernel/dkms.conf of the
+# export rewritten), so that the current 0.1 is an upgrade; built with
+# nocheck (that commit's tests ran when it was made).
+if [ -n "$upgrade_from" ]; then
+	old=$(git -C "$root" rev-parse --short "$upgrade_from^{commit}") ||
+		die upgrade "no commit $upgrade_from"
+	oldver=0.0+git$old
+	log "dpkg-buildpackage of $old ($oldver, nocheck, no network)"
+	mkdir -p "$out/old/src"
+	git -C "$root" archive --format=tar "$old" | tar -x -C "$out/old/src" ||
+		die upgrade "git archive $old failed"
+	sed -i "1s/([^)]*)/($oldver)/" "$out/old/src/debian/changelog"
+	sed -i "s/^PACKAGE_VERSION=.*/PACKAGE_VERSION=\"$oldver\"/" \
+		"$out/old/src/kernel/dkms.conf"
+	tb=$(date +%s)
+	if (cd "$out/old/src" && DEB_BUILD_OPTIONS=nocheck unshare -n \
+		dpkg-buildpackage -us -uc -b) >"$out/old/dpkg-buildpackage.log" 2>&1
+	then
+		log "built $oldver in $(($(date +%s) - tb))s"
+	else
+		die upgrade "building $old failed: see $out/old/dpkg-buildpackage.log" \
+			"$out/old/dpkg-buildpackage.log"
+	fi
+fi
+
 # --- 2. the base system (cached) ---
 mirror=$(sed -n 's/^URIs: *\(http[^ ]*\/debian\)\/* *$/\1/p' \
 	/etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n 1)
@@ -123,17 +165,9 @@ security=${security:-http://deb.debian.org/debian-security}
 # and Debian's kernel with its headers; initramfs-tools for the boot.
 pkgs="systemd,systemd-sysv,udev,keyutils,kmod,dkms,linux-image-amd64"
 pkgs="$pkgs,linux-headers-amd64,initramfs-tools,debian-archive-keyring"
-extra=()
-if [ "$release" = trixie ]; then
-	# A second kernel, from trixie-backports (the newest supported
-	# series, tests/vm/kernels.sh): DKMS must build for both, and purge
-	# remove both.
-	# shellcheck source=tests/vm/kernels.sh
-	. "$root/tests/vm/kernels.sh"
-	k2=$(pgpk_kernel_resolve 7.3) || die base-system "no 7.3 kernel in trixie-backports"
-	pkgs="$pkgs,linux-image-$k2,linux-headers-$k2,linux-base/trixie-backports"
-	extra=("deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie-backports main")
-fi
+# $release-backports too: the kernel installed after pgpk (dkms-new-kernel)
+# comes from there (bookworm: 6.12, trixie: 7.3, tests/vm/kernels.sh).
+extra=("deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $release-backports main")
 base=$cache/$release.tar
 if [ -n "${PGPK_SYSTEM_REFRESH:-}" ] || [ ! -f "$base" ]; then
 	log "mmdebstrap $release (once; cached in $base)"
@@ -177,12 +211,58 @@ log "apt-get update; apt-get install ./pgpk-dkms ./pgpk-helper in the $release s
 # helper's libraries come from the archive, as on any system.
 in_root apt-get update >"$out/install.log" 2>&1 ||
 	die apt-install "apt-get update failed" "$out/install.log"
+# --upgrade-from: the earlier packages first, a local edit of the
+# conffile, then the current ones as an upgrade.  The packaged
+# /etc/request-key.d/pgpk.conf changed since, so dpkg would ask (Debian
+# policy 10.7.3); with no terminal, apt/dpkg is told what an
+# administrator answering "keep your version" gets: --force-confdef
+# --force-confold, the edit kept and the new packaged file beside it as
+# pgpk.conf.dpkg-dist.
+confopts=()
+if [ -n "$upgrade_from" ]; then
+	mkdir -p "$sysroot/root/old"
+	cp "$out/old"/pgpk-dkms_*.deb "$out/old"/pgpk-helper_*.deb \
+		"$sysroot/root/old/" || die upgrade "no packages of $old"
+	if in_root sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y \
+		--no-install-recommends /root/old/pgpk-dkms_*.deb \
+		/root/old/pgpk-helper_*.deb' >"$out/old-install.log" 2>&1; then
+		result PASS "upgrade/old-install" "$oldver, from $old: $(
+			cd "$sysroot/var/lib/dkms/pgpk" && echo ./*)"
+	else
+		die upgrade/old-install "see $out/old-install.log" "$out/old-install.log"
+	fi
+	c=$sysroot/etc/request-key.d/pgpk.conf
+	sed -i 's/--min-rsa-bits=2048/--min-rsa-bits=3072/' "$c"
+	sed -i '1i # local edit (tests/system --upgrade-from): RSA 3072 at least' "$c"
+	confopts=(-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold)
+	case " ${PGPK_SYSTEM_BREAK:-} " in
+	*" confnew "*) confopts=(-o Dpkg::Options::=--force-confnew) ;;
+	esac
+fi
 if in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y \
+	"${confopts[@]}" \
 	--no-install-recommends "/root/debs/${dkms_deb##*/}" \
 	"/root/debs/${helper_deb##*/}" >>"$out/install.log" 2>&1; then
 	result PASS apt-install
 else
 	die apt-install "see $out/install.log" "$out/install.log"
+fi
+if [ -n "$upgrade_from" ]; then
+	c=$sysroot/etc/request-key.d/pgpk.conf
+	if grep -q '^# local edit' "$c" && grep -q -- '--min-rsa-bits=3072' "$c" &&
+		[ -f "$c.dpkg-dist" ]; then
+		result PASS upgrade/conffile "edit kept; the new packaged file is pgpk.conf.dpkg-dist"
+	else
+		result FAIL upgrade/conffile "the local edit is gone, or no pgpk.conf.dpkg-dist: $(
+			cd "${c%/*}" && echo ./*)"
+	fi
+	st=$(in_root dkms status -m pgpk 2>/dev/null)
+	echo "    dkms status: $st" >&2
+	case "$st" in
+	*"$oldver"*) result FAIL upgrade/dkms "$oldver still in dkms status: $st" ;;
+	*"pgpk/0.1"*installed*) result PASS upgrade/dkms "$(echo "$st" | tr '\n' ';')" ;;
+	*) result FAIL upgrade/dkms "no pgpk/0.1 installed: $st" ;;
+	esac
 fi
 kvers=$(ls "$sysroot/lib/modules")
 # pgpk.ko, or pgpk.ko.xz where DKMS compresses modules (Debian 13).
@@ -196,9 +276,92 @@ for k in $kvers; do
 	fi
 done
 
-# --- 4. the system boots to check.sh (a systemd service) ---
+# --- 4. a kernel installed after pgpk: DKMS's kernel hook builds pgpk ---
+# apt-get install -t $release-backports linux-image-amd64
+# linux-headers-amd64, as an administrator would; the packages are kept
+# in $cache/archives-$release for the next run.  PGPK_SYSTEM_BREAK
+# (space-separated) breaks something on purpose, to show a check fail:
+#   dkms-hook     DKMS's kernel hooks removed before the kernel comes
+#   anchors-hook  /etc/modprobe.d/pgpk-anchors.conf removed (check.sh)
+#   anchors-file  the anchor certificate removed again (check.sh)
+#   other-certified  the anchor certifies "other" too
+#   confnew       the upgrade with --force-confnew, not --force-confold
+brk=" ${PGPK_SYSTEM_BREAK:-} "
+new_kernel=""
+case "$brk" in
+*" dkms-hook "*)
+	rm -f "$sysroot"/etc/kernel/postinst.d/dkms \
+		"$sysroot"/etc/kernel/header_postinst.d/dkms ;;
+esac
+arch=$cache/archives-$release
+mkdir -p "$arch"
+cp -n "$arch"/*.deb "$sysroot/var/cache/apt/archives/" 2>/dev/null
+log "apt-get install -t $release-backports linux-image-amd64 linux-headers-amd64"
+if in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y \
+	--no-install-recommends -t "$release-backports" linux-image-amd64 \
+	linux-headers-amd64 >"$out/new-kernel.log" 2>&1; then
+	cp -n "$sysroot"/var/cache/apt/archives/*.deb "$arch/" 2>/dev/null
+	for k in "$sysroot"/lib/modules/*; do
+		k=${k##*/}
+		case " $kvers " in *" $k "*) continue ;; esac
+		new_kernel=$k
+	done
+	if [ -z "$new_kernel" ]; then
+		result FAIL dkms-new-kernel/built "apt installed no new kernel (see $out/new-kernel.log)"
+	else
+		ko=$(find "$sysroot/lib/modules/$new_kernel/updates/dkms" \
+			-name 'pgpk.ko*' 2>/dev/null | head -n 1)
+		if [ -n "$ko" ]; then
+			result PASS dkms-new-kernel/built "$new_kernel: ${ko#"$sysroot"}"
+		else
+			tail -n 15 "$out/new-kernel.log" | sed 's/^/    /'
+			result FAIL dkms-new-kernel/built "$new_kernel: no updates/dkms/pgpk.ko* (see $out/new-kernel.log)"
+		fi
+	fi
+else
+	tail -n 15 "$out/new-kernel.log" | sed 's/^/    /'
+	result FAIL dkms-new-kernel/built "apt-get install failed (see $out/new-kernel.log)"
+fi
+
+# --- 5. the anchor certificate and two keys (host's gpg, RSA 3072) ---
+d=$sysroot/root/pgpk-system
+mkdir -p "$d" "$out/gnupg"
+chmod 700 "$out/gnupg"
+g=(gpg --homedir "$out/gnupg" --batch --quiet --no-tty --pinentry-mode loopback
+	--passphrase '')
+au="pgpk system anchor <anchor@pgpk.test>"
+cu="pgpk system certified <certified@pgpk.test>"
+ou="pgpk system other <other@pgpk.test>"
+fpr_of() {
+	"${g[@]}" --with-colons --list-keys "$1" |
+		awk -F: '$1 == "fpr" { print $10; exit }'
+}
+if "${g[@]}" --quick-generate-key "$au" rsa3072 sign never &&
+	"${g[@]}" --quick-generate-key "$cu" rsa3072 sign never &&
+	"${g[@]}" --quick-generate-key "$ou" rsa3072 sign never &&
+	"${g[@]}" --local-user "$(fpr_of "$au")!" --quick-sign-key \
+		"$(fpr_of "$cu")" "$cu" >/dev/null &&
+	case "$brk" in
+	*" other-certified "*)
+		"${g[@]}" --local-user "$(fpr_of "$au")!" --quick-sign-key \
+			"$(fpr_of "$ou")" "$ou" >/dev/null ;;
+	esac &&
+	"${g[@]}" --export "$au" >"$d/anchor.pgp" &&
+	"${g[@]}" --export "$cu" >"$d/certified.pgp" &&
+	"${g[@]}" --export "$ou" >"$d/other.pgp"; then
+	fpr_of "$au" >"$d/anchor.fpr"
+else
+	result FAIL anchors-at-boot "gpg could not make the anchor and keys"
+	rm -f "$d/anchor.pgp"
+fi
+gpgconf --homedir "$out/gnupg" --kill all 2>/dev/null
+echo "$new_kernel" >"$d/new-kernel"
+echo "$brk" >"$d/break"
+[ -n "$upgrade_from" ] && echo "$oldver" >"$d/upgraded-from"
+
+# --- 6. the system boots to check.sh (a systemd service), 1 to 3 times ---
 install -m 755 "$here/check.sh" "$sysroot/usr/local/sbin/pgpk-system-check"
-cat >"$sysroot/etc/systemd/system/pgpk-system-check.service" <<'EOF'
+cat >"$sysroot/etc/systemd/system/pgpk-system-check.service" <<'UNIT'
 [Unit]
 Description=pgpk system check (tests/system/check.sh)
 After=multi-user.target systemd-journald.service
@@ -211,7 +374,7 @@ StandardOutput=tty
 StandardError=tty
 TTYPath=/dev/ttyS0
 ExecStopPost=/bin/systemctl --no-block poweroff
-EOF
+UNIT
 ln -sf /etc/systemd/system/pgpk-system-check.service \
 	"$sysroot/etc/systemd/system/multi-user.target.wants/pgpk-system-check.service"
 # The console is the check's: no login prompt there.
@@ -219,12 +382,27 @@ ln -sf /dev/null "$sysroot/etc/systemd/system/serial-getty@ttyS0.service"
 echo "pgpk-$release" >"$sysroot/etc/hostname"
 echo "/dev/vda / ext4 rw,errors=remount-ro 0 1" >"$sysroot/etc/fstab"
 
-kver=$(find "$sysroot/boot" -maxdepth 1 -name 'vmlinuz-*' |
-	sed 's|.*/vmlinuz-||' | sort -V | tail -n 1)
-if [ -z "$kver" ] || [ ! -f "$sysroot/boot/initrd.img-$kver" ]; then
-	die boot "no /boot/vmlinuz-<ver> with its initrd.img in the system"
-fi
-cp "$sysroot/boot/vmlinuz-$kver" "$sysroot/boot/initrd.img-$kver" "$out/"
+# The release's own kernel first (the newest of those before pgpk), then
+# whichever check.sh asks for; each kernel and initrd copied out now (a
+# link is followed inside the system).
+base_kernel=$(echo "$kvers" | tr ' ' '\n' | sort -V | tail -n 1)
+mkdir -p "$out/boot"
+# from_root PATH: PATH inside the system, its links followed there.
+from_root() {
+	local p=$1 t n=0
+	while [ -L "$sysroot$p" ] && [ $n -lt 8 ]; do
+		t=$(readlink "$sysroot$p")
+		case "$t" in /*) p=$t ;; *) p=$(dirname "$p")/$t ;; esac
+		n=$((n + 1))
+	done
+	echo "$sysroot$p"
+}
+for k in $base_kernel $new_kernel; do
+	if ! cp "$(from_root "/boot/vmlinuz-$k")" "$out/boot/vmlinuz-$k" ||
+		! cp "$(from_root "/boot/initrd.img-$k")" "$out/boot/initrd.img-$k"; then
+		die boot "no /boot/vmlinuz-$k with its initrd.img in the system"
+	fi
+done
 log "disk image (mkfs.ext4 -d)"
 rm -f "$out/disk.img"
 mkfs.ext4 -q -F -L pgpk-root -d "$sysroot" "$out/disk.img" 4G \
@@ -232,34 +410,47 @@ mkfs.ext4 -q -F -L pgpk-root -d "$sysroot" "$out/disk.img" 4G \
 rm -rf "$sysroot"
 
 timeout_s=${PGPK_SYSTEM_TIMEOUT:-900}
-log "booting $release ($kver) under qemu TCG (limit ${timeout_s}s)"
-tb=$(date +%s)
-timeout -k 5 "$timeout_s" qemu-system-x86_64 -accel tcg -cpu max -smp 1 \
-	-m 1024 -nographic -no-reboot \
-	-kernel "$out/vmlinuz-$kver" -initrd "$out/initrd.img-$kver" \
-	-append "root=/dev/vda rw console=ttyS0 panic=-1" \
-	-drive "file=$out/disk.img,format=raw,if=virtio" \
-	</dev/null >"$out/console.log" 2>&1
-qrc=$?
-tr -d '\r' <"$out/console.log" >"$out/console.txt" &&
-	mv "$out/console.txt" "$out/console.log"
-log "VM ran $(($(date +%s) - tb))s (qemu exit $qrc); console: $out/console.log"
-n=0
-while IFS= read -r line; do
-	case "$line" in
-	"PGPK-SYSTEM PASS "* | "PGPK-SYSTEM FAIL "*)
-		n=$((n + 1))
-		v=${line#PGPK-SYSTEM }
-		rest=${v#* }
-		name=${rest%% (*}
-		detail=""
-		[ "$name" != "$rest" ] && detail=${rest#* (} && detail=${detail%)}
-		result "${v%% *}" "$name" "$detail"
-		;;
-	esac
-done < <(grep -a '^PGPK-SYSTEM ' "$out/console.log")
-if ! grep -a -q '^PGPK-SYSTEM-DONE' "$out/console.log"; then
-	tail -n 30 "$out/console.log" | sed 's/^/    /'
-	result FAIL boot "check.sh did not finish ($n results; qemu exit $qrc)"
-fi
+kver=$base_kernel
+nboot=0
+: >"$out/console.log"
+while :; do
+	nboot=$((nboot + 1))
+	con=$out/console-$nboot.log
+	[ -f "$out/boot/vmlinuz-$kver" ] ||
+		die boot "check.sh asked for kernel $kver, not one of: $(ls "$out/boot")"
+	log "boot $nboot: $release ($kver) under qemu TCG (limit ${timeout_s}s)"
+	tb=$(date +%s)
+	timeout -k 5 "$timeout_s" qemu-system-x86_64 -accel tcg -cpu max -smp 1 \
+		-m 1024 -nographic -no-reboot \
+		-kernel "$out/boot/vmlinuz-$kver" -initrd "$out/boot/initrd.img-$kver" \
+		-append "root=/dev/vda rw console=ttyS0 panic=-1" \
+		-drive "file=$out/disk.img,format=raw,if=virtio" \
+		</dev/null >"$con" 2>&1
+	qrc=$?
+	tr -d '\r' <"$con" >"$con.txt" && mv "$con.txt" "$con"
+	cat "$con" >>"$out/console.log"
+	log "VM ran $(($(date +%s) - tb))s (qemu exit $qrc); console: $con"
+	n=0
+	while IFS= read -r line; do
+		case "$line" in
+		"PGPK-SYSTEM PASS "* | "PGPK-SYSTEM FAIL "*)
+			n=$((n + 1))
+			v=${line#PGPK-SYSTEM }
+			rest=${v#* }
+			name=${rest%% (*}
+			detail=""
+			[ "$name" != "$rest" ] && detail=${rest#* (} && detail=${detail%)}
+			result "${v%% *}" "$name" "$detail"
+			;;
+		esac
+	done < <(grep -a '^PGPK-SYSTEM ' "$con")
+	grep -a -q '^PGPK-SYSTEM-DONE' "$con" && break
+	next=$(grep -a '^PGPK-SYSTEM-REBOOT ' "$con" | tail -n 1 | cut -d ' ' -f 2)
+	if [ -z "$next" ] || [ "$nboot" -ge 4 ]; then
+		tail -n 30 "$con" | sed 's/^/    /'
+		result FAIL boot "check.sh did not finish boot $nboot ($n results; qemu exit $qrc)"
+		break
+	fi
+	kver=$next
+done
 finish
