@@ -52,6 +52,14 @@ BUDGET=$((150 * PGPK_SLOWDOWN * 7 / 10))
 # the module waits for an answer.  (The reload at the end of the inputs
 # and the races use the default: a late answer is ETIMEDOUT, no failure.)
 pgpk_load
+# Keys an earlier case left in the module's trusted keyring ".pgpk" (a
+# failing anchors case) hold the module: no reload would be fuzzed and the
+# unload below would fail.  Root may clear it.
+ring=$(awk '$9 == ".pgpk:" && $10 != "empty" { print $1; exit }' /proc/keys)
+if [ -n "$ring" ]; then
+	echo "clearing $(grep "^$ring " /proc/keys)"
+	keyctl clear $((0x$ring)) || pgpk_fail "keyctl clear .pgpk"
+fi
 t=$((5 * PGPK_SLOWDOWN))
 echo $((t > 60 ? 60 : t)) >/sys/module/pgpk/parameters/upcall_timeout
 budget=$BUDGET
