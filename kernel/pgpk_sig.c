@@ -399,8 +399,7 @@ int pgpk_verify_signature(const void *data, size_t len,
 	if (!PGPK_HAS(c, PGPK_CANON_SIGNATURE))
 		ret = pgpk_refuse(-EBADMSG, "a key was given where a signature was expected");
 	else if (PGPK_HAS(c, PGPK_CANON_CONTENT) == !!data)
-		ret = pgpk_refuse(-EINVAL,
-				  "the signed data must come with the signature or from the caller");
+		ret = pgpk_refuse(-EINVAL, "signed data with the signature or from the caller");
 	if (!data) {
 		data = c->content.data;
 		len = c->content.len;
@@ -479,7 +478,11 @@ int pgpk_sig_init(void)
 	for (i = 0; !ret && i < ARRAY_SIZE(pgpk_hashes); i++) {
 		tfm = crypto_alloc_shash(hash_algo_name[pgpk_hashes[i]], 0, 0);
 		pgpk_tfm[pgpk_hashes[i]] = IS_ERR(tfm) ? NULL : tfm;
+		/* a hash this kernel lacks: ENOPKG later; no memory: no module */
+		ret = tfm == ERR_PTR(-ENOMEM) ? -ENOMEM : 0;
 	}
+	if (ret && i)	/* the test key type was registered */
+		pgpk_sig_exit();
 	return ret;
 }
 
@@ -489,6 +492,5 @@ void pgpk_sig_exit(void)
 
 	unregister_key_type(&pgpk_key_type_test);
 	for (i = 0; i < ARRAY_SIZE(pgpk_hashes); i++)
-		if (pgpk_tfm[pgpk_hashes[i]])
-			crypto_free_shash(pgpk_tfm[pgpk_hashes[i]]);
+		crypto_free_shash(pgpk_tfm[pgpk_hashes[i]]);	/* NULL: nothing */
 }
