@@ -1842,8 +1842,7 @@ int main(int argc, char **argv)
 	       "cleaned of reserved fields), %d OpenPGP; %ld + %ld inputs, "
 	       "%ld upcalls at most, races %ds%s\n",
 	       (unsigned long long)seed, ncanon, ncanon_keys, ncleaned,
-	       nopenpgp, opt_n,
-	       opt_user_n, opt_upcalls, opt_races,
+	       nopenpgp, opt_n, opt_user_n, opt_upcalls, opt_races,
 	       opt_ko ? " with module reloads" : "");
 	st = shared(sizeof(*st));
 	pgpk_rand_seed(seed);

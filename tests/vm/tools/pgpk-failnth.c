@@ -198,16 +198,18 @@ int main(int argc, char **argv)
 			nomem++;
 		} else if (errno_allowed(allow, e)) {
 			allowed++;
-			printf("PGPK-FAILNTH %s: n=%ld: %s (allowed)\n", name, n,
-			       strerror(e));
+			printf("PGPK-FAILNTH %s: n=%ld: %s (allowed)\n", name,
+			       n, strerror(e));
 		} else {
 			other++;
 			printf("PGPK-FAILNTH %s: n=%ld: %s (%s)\n", name, n,
-			       strerror(e), done ? "no point failed" :
-						   "the n-th point failed");
+			       strerror(e),
+			       done ? "no point failed" :
+				      "the n-th point failed");
 		}
 	}
-	if (ko >= 0 && syscall(SYS_init_module, buf, len, "") && errno != EEXIST)
+	if (ko >= 0 && syscall(SYS_init_module, buf, len, "") &&
+	    errno != EEXIST)
 		fprintf(stderr, "pgpk-failnth: insmod: %s\n", strerror(errno));
 	printf("PGPK-FAILNTH %s: %ld points, ENOMEM %ld, succeeded %ld, "
 	       "allowed %ld, other %ld, loaded but not working %ld%s\n",
