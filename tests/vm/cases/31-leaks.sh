@@ -88,16 +88,21 @@ failing() {
 }
 
 # measure WHAT ALLOWANCE_KB CMD...: run CMD, FAIL on more growth.
+# A leak fails twice in a row, slab page noise seldom does (measured on
+# 6.12: 24 kB once over the 6 paths, 18 kB allowed): one retry, as below.
 measure() {
 	what=$1 allow=$2
 	shift 2
-	before=$(slab)
-	"$@"
-	after=$(slab)
-	echo "SUnreclaim $what: $before kB -> $after kB" \
-		"(growth $((after - before)) kB, limit $allow kB)"
-	[ $((after - before)) -le "$allow" ] ||
-		pgpk_fail "$what: unreclaimable slab grew by $((after - before)) kB"
+	for try in 1 2; do
+		before=$(slab)
+		"$@"
+		after=$(slab)
+		echo "SUnreclaim $what: $before kB -> $after kB" \
+			"(growth $((after - before)) kB, limit $allow kB)"
+		[ $((after - before)) -le "$allow" ] && return 0
+		echo "over the limit once: measuring again"
+	done
+	pgpk_fail "$what: unreclaimable slab grew by $((after - before)) kB, twice"
 }
 
 failing 50
