@@ -35,9 +35,18 @@ kill_sleepers() {
 trap 'kill_sleepers; cp /tmp/54.conf '"$conf"'; for m in dns_resolver pkcs8_key_parser; do rmmod $m 2>/dev/null; done' EXIT
 echo "create pgpk * * /bin/sleep 4242" >"$conf"
 
+# The key type registration needs dns_resolver as a module: Debian's
+# kernels have it, the debug kernel's small configuration does not (its
+# leg is then left out, said so); the parser registration is required.
+legs="root parser user"
 for m in dns_resolver pkcs8_key_parser; do
-	grep -q "^$m " /etc/pgpk/case-modules ||
-		pgpk_fail "module $m not in the initramfs (build-initramfs.sh)"
+	if ! grep -q "^$m " /etc/pgpk/case-modules; then
+		[ "$m" = dns_resolver ] ||
+			pgpk_fail "module $m not in the initramfs (build-initramfs.sh)"
+		echo "note: no module $m in this kernel: no key type registration"
+		continue
+	fi
+	[ "$m" = dns_resolver ] && legs="$legs keytype"
 	! grep -q "^$m " /proc/modules || pgpk_fail "$m already loaded"
 done
 
@@ -49,8 +58,11 @@ sleep 1
 # 2. while it waits: a key type registration, a parser registration (both
 # writers of the semaphores the upcall holds for reading), and an
 # unprivileged user's add_key (a reader queued behind them).
-( insmod "$(awk '$1 == "dns_resolver" { print $2 }' /etc/pgpk/case-modules)"
-  echo "$? $(now)" >/tmp/54.keytype ) &
+case "$legs" in
+*keytype*)
+	( insmod "$(awk '$1 == "dns_resolver" { print $2 }' /etc/pgpk/case-modules)"
+	  echo "$? $(now)" >/tmp/54.keytype ) & ;;
+esac
 ( insmod "$(awk '$1 == "pkcs8_key_parser" { print $2 }' /etc/pgpk/case-modules)"
   echo "$? $(now)" >/tmp/54.parser ) &
 sleep 0.5
@@ -59,7 +71,7 @@ sleep 0.5
   echo "$? $(now)" >/tmp/54.user ) &
 wait
 
-for f in root keytype parser user; do
+for f in $legs; do
 	[ -s /tmp/54.$f ] || pgpk_fail "$f: no result"
 	set -- $(cat /tmp/54.$f)
 	echo "$f: exit $1 after $(($2 - t0)) ms"
