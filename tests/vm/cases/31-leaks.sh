@@ -49,20 +49,7 @@ for m in msg.rsa2048.tampered msg.rsa3072; do
 	expect_ok sh -c "$PGPK_HELPER sig $D/$m.gpg >/tmp/$m.pgpks"
 done
 
-# slab: SUnreclaim in kB, every cache shrunk first (per-CPU and partial
-# slabs flushed, KASAN's quarantine of each cache emptied: on the debug
-# kernel the quarantine holds what an upcall's processes freed, 1.3 MB
-# over the 3,150 failing adds below when not shrunk, a leak to this count).
-# Only on the debug kernel (PGPK_SLOWDOWN > 1): on Debian's kernels the
-# shrink itself leaves the counts 24 to 32 kB apart (6.1: 4 kB without).
-slab() {
-	if [ "$PGPK_SLOWDOWN" -gt 1 ]; then
-		for f in /sys/kernel/slab/*/shrink; do
-			echo 1 >"$f"
-		done 2>/dev/null
-	fi
-	awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo
-}
+slab() { pgpk_slab_kb; }
 
 # path NAME ERRNO|- FILE RING N TYPE [DESC]: N add_key calls, each of
 # which must fail with ERRNO (- : succeed), or the case fails: a leak

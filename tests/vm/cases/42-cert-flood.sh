@@ -79,20 +79,7 @@ expect_ok keyctl padd asymmetric "" "$ring" <"$C/flood-max.pgp"
 t1=$(cut -d ' ' -f 1 /proc/uptime)
 echo "flood-max: $count forgeries, $(wc -c <"$C/flood-max.pgp") octets, restricted add_key from $t0 s to $t1 s (uptime)"
 
-# No leak on the refusal path: 400 refusals of forged-only.pgpk (its
-# forged certification verified and refused; no key is created) leave
-# the unreclaimable slab as it was, within 16 kB: less than leaking 64
-# octets per refusal would add.
-# every cache shrunk first on the debug kernel only (KASAN's quarantine;
-# on Debian's kernels the shrink itself moves the count: 31-leaks)
-slab() {
-	if [ "$PGPK_SLOWDOWN" -gt 1 ]; then
-		for f in /sys/kernel/slab/*/shrink; do
-			echo 1 >"$f"
-		done 2>/dev/null
-	fi
-	awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo
-}
+slab() { pgpk_slab_kb; }
 "$K/pgpk-bench" warm-up "$C/forged-only.pgpk" "$ring" 50 asymmetric
 sleep 1
 before=$(slab)
