@@ -9,12 +9,19 @@
 # console too.
 #
 # The boots (state in /var/lib/pgpk-system-check):
-#   1. the release's kernel: module at boot, upcall, journal, selftest,
-#      policy change; then an anchor certificate into /etc/pgpk/anchors/
-#   2. the same kernel: anchors-at-boot (loaded into ".pgpk" by the boot,
-#      before sysinit.target; a keyring restricted to ".pgpk"; locked)
+#   (0. run.sh's own: the "enforce" initramfs stops the boot; check.sh
+#      never runs)
+#   1. the release's kernel, with the initramfs made without the IMA key
+#      (pgpksystem=nokey): ima-fail-safe/no-key; module at boot, upcall,
+#      journal, selftest, policy change; then an anchor certificate into
+#      /etc/pgpk/anchors/
+#   2. the same kernel, its real initramfs: ima-at-boot (the packaged
+#      hook's setup: signed, tampered, unsigned files, _ima);
+#      anchors-at-boot (loaded into ".pgpk" by the boot, before
+#      sysinit.target; a keyring restricted to ".pgpk"; locked)
 #   3. the kernel run.sh installed with apt after pgpk (new-kernel):
-#      dkms-new-kernel (DKMS's module loaded at boot, upcall); then purge
+#      dkms-new-kernel (DKMS's module loaded at boot, upcall), IMA on it;
+#      then purge
 # /root/pgpk-system/ (from run.sh): anchor.pgp, anchor.fpr, certified.pgp
 # (certified by the anchor), other.pgp (not), new-kernel, break (what to
 # break on purpose, to show a check failing: anchors-hook, anchors-file).
@@ -82,6 +89,103 @@ pgpk_ring() {
 	[ -n "$r" ] && echo $((0x$r))
 }
 
+# --- IMA appraisal at boot (run.sh's ima-setup.sh set it up) ---
+ima_dir=/srv/pgpk-ima
+# refused CMD...: CMD fails with EACCES ("Permission denied")
+refused() {
+	local err
+	if err=$("$@" 2>&1 >/dev/null); then
+		echo "$* succeeded"
+		return 1
+	fi
+	echo "$err"
+	case "$err" in *"Permission denied"*) return 0 ;; esac
+	return 1
+}
+# ima_journal: this boot's kernel lines of the initramfs' setup
+ima_journal() {
+	journalctl --sync
+	journalctl -b -k -q -o cat --no-pager | grep 'pgpk-ima'
+}
+# ima_checks PREFIX: what the real initramfs set up, checked.
+ima_checks() {
+	local p=$1 lines ring desc out aud
+	lines=$(ima_journal)
+	echo "$lines"
+	case "$lines" in
+	*"_ima is key "*"1 key(s), locked"*)
+		pass "$p/setup" "$(echo "$lines" | grep -m 1 '_ima is key')" ;;
+	*) fail "$p/setup" "no '_ima is key' line of pgpk-ima in the kernel log: $(echo "$lines" | tr '\n' ';')" ;;
+	esac
+	if out=$(cat "$ima_dir/signed.txt" 2>&1) &&
+		[ "$out" = "signed by the IMA subkey" ]; then
+		pass "$p/signed-read" "$ima_dir/signed.txt: $out"
+	else
+		fail "$p/signed-read" "$out"
+	fi
+	if out=$(refused cat "$ima_dir/tampered.txt"); then
+		pass "$p/tampered-refused" "$out"
+	else
+		fail "$p/tampered-refused" "$out"
+	fi
+	if out=$(refused cat "$ima_dir/unsigned.txt"); then
+		pass "$p/unsigned-refused" "$out"
+	else
+		fail "$p/unsigned-refused" "$out"
+	fi
+	if out=$("$ima_dir/prog" 2>&1); then
+		pass "$p/signed-exec" "$ima_dir/prog ran"
+	else
+		fail "$p/signed-exec" "$ima_dir/prog: $out"
+	fi
+	if out=$(refused "$ima_dir/prog-unsigned"); then
+		pass "$p/unsigned-exec-refused" "$out"
+	else
+		fail "$p/unsigned-exec-refused" "$out"
+	fi
+	if out=$(cat "$ima_dir/outside.txt" 2>&1); then
+		pass "$p/outside-read" "root's changed file, outside the set: read"
+	else
+		fail "$p/outside-read" "$out"
+	fi
+	# IMA's audit records of the refusals, in the journal
+	sleep 1
+	journalctl --sync
+	aud=$(journalctl -b -q -o cat --no-pager | grep 'op=appraise_data')
+	echo "$aud"
+	if echo "$aud" | grep -q 'cause=invalid-signature.*tampered.txt' &&
+		echo "$aud" | grep -q 'cause=IMA-signature-required.*unsigned.txt'; then
+		pass "$p/audit" "$(echo "$aud" | grep -m 1 'tampered.txt' | cut -c 1-220)"
+	else
+		fail "$p/audit" "no audit record of both refusals (op=appraise_data, tampered.txt, unsigned.txt)"
+	fi
+	# _ima: root's, nobody else may see it, locked
+	ring=$(keyctl search @u keyring _ima 2>/dev/null)
+	desc=$(keyctl rdescribe "${ring:-0}" 2>&1)
+	echo "_ima: ${ring:-none}: $desc"
+	if [ -z "$ring" ]; then
+		fail "$p/_ima" "no _ima in root's user keyring"
+	elif [ "$desc" != "keyring;0;0;3f3f0000;_ima" ]; then
+		fail "$p/_ima" "not root's only: $desc"
+	elif ! out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+		keyctl rdescribe "$ring" 2>&1 >/dev/null) ||
+		! case "$out" in *"Permission denied"*) ;; *) false ;; esac; then
+		fail "$p/_ima" "nobody can see _ima: $out"
+	elif out=$(keyctl padd asymmetric "" "$ring" </etc/pgpk/ima/keys/ima.pgpk 2>&1); then
+		fail "$p/_ima" "root added a key to _ima after boot: not locked"
+	else
+		case "$out" in
+		*"Operation not permitted"*) pass "$p/_ima" "$desc; nobody: EACCES; root's padd: EPERM" ;;
+		*) fail "$p/_ima" "refused, but not with EPERM: $out" ;;
+		esac
+	fi
+	if [ "$(systemctl is-active multi-user.target)" = active ]; then
+		pass "$p/multi-user" "multi-user.target active, $(systemctl is-system-running)"
+	else
+		fail "$p/multi-user" "multi-user.target $(systemctl is-active multi-user.target)"
+	fi
+}
+
 echo "PGPK-SYSTEM-START $phase $(uname -r) $(grep '^PRETTY_NAME=' /etc/os-release)"
 show systemctl --failed --no-legend
 show dkms status
@@ -101,7 +205,10 @@ purge_check() {
 	done
 	for f in /usr/sbin/pgpk-helper "$conf" /usr/src/pgpk-* /var/lib/dkms/pgpk \
 		/usr/lib/modules-load.d/pgpk.conf /usr/sbin/pgpk-anchors \
-		/etc/modprobe.d/pgpk-anchors.conf; do
+		/etc/modprobe.d/pgpk-anchors.conf /usr/sbin/pgpk-ima-setup \
+		/lib/systemd/system/pgpk-anchors.service \
+		/usr/share/initramfs-tools/hooks/pgpk-ima \
+		/usr/share/initramfs-tools/scripts/init-bottom/pgpk-ima; do
 		[ -e "$f" ] && left="$left $f"
 	done
 	# (dkms 3.0.10 may complain of a broken pipe on stderr when it has
@@ -122,6 +229,25 @@ purge_check() {
 
 case "$phase" in
 first)
+	# --- the initramfs without the IMA key: no appraisal, said so ---
+	case " $(cat /proc/cmdline) " in
+	*" pgpksystem=nokey "*)
+		lines=$(ima_journal)
+		echo "$lines"
+		if ! echo "$lines" | grep -q 'no key in /etc/pgpk/ima/keys' ||
+			! echo "$lines" | grep -q 'IMA appraisal is NOT set up'; then
+			fail ima-fail-safe/no-key "no pgpk-ima message in the kernel log: $(echo "$lines" | tr '\n' ';')"
+		elif [ ! -e /sys/kernel/security/ima/policy ]; then
+			fail ima-fail-safe/no-key "an IMA policy was loaded"
+		elif ! cat "$ima_dir/unsigned.txt" >/dev/null; then
+			fail ima-fail-safe/no-key "an unsigned file of the set is refused"
+		elif keyctl search @u keyring _ima >/dev/null 2>&1; then
+			fail ima-fail-safe/no-key "an _ima was left in root's user keyring"
+		else
+			pass ima-fail-safe/no-key "booted to $(systemctl is-active multi-user.target) multi-user.target, no policy, no _ima: $(echo "$lines" | tail -n 1)"
+		fi
+		;;
+	esac
 	# --- the module: built by DKMS, loaded at boot (modules-load.d) ---
 	if [ -d /sys/module/pgpk ]; then
 		pass module-loaded-at-boot "$(modinfo -F filename pgpk)"
@@ -199,6 +325,8 @@ first)
 	purge_check
 	;;
 anchors)
+	# --- IMA from the real initramfs (update-initramfs -u -k all) ---
+	[ -f /etc/pgpk/ima/policy ] && ima_checks ima-at-boot
 	# --- the anchors were loaded into .pgpk by the boot, then locked ---
 	fpr=$(cat "$data/anchor.fpr")
 	journalctl --sync
@@ -289,6 +417,7 @@ new-kernel)
 		modprobe pgpk || fail modprobe "modprobe pgpk failed"
 	fi
 	upcall_check dkms-new-kernel/upcall
+	[ -f /etc/pgpk/ima/policy ] && ima_checks "ima-at-boot/$want"
 	purge_check
 	;;
 *)

@@ -359,6 +359,30 @@ echo "$new_kernel" >"$d/new-kernel"
 echo "$brk" >"$d/break"
 [ -n "$upgrade_from" ] && echo "$oldver" >"$d/upgraded-from"
 
+# --- 5b. IMA appraisal at boot, set up as README says (ima-setup.sh) ---
+# In the system (chroot): gpg and attr from the archive, an IMA subkey
+# made by pgpk-helper ima-sign --new-key, files signed by ima-sign, the
+# canonical key and a policy in /etc/pgpk/ima/, two fail-safe images
+# (mkinitramfs), then update-initramfs -u -k all for real.  The release's
+# own kernel boots first with the "enforce" image (ima-fail-safe/enforce:
+# the boot must stop), then with the "nokey" one (boot 1:
+# ima-fail-safe/no-key), then with the real initramfs (ima-at-boot).
+base_kernel=$(echo "$kvers" | tr ' ' '\n' | sort -V | tail -n 1)
+ima_ok=""
+install -m 755 "$here/ima-setup.sh" "$d/ima-setup.sh"
+log "IMA setup in the system (ima-setup.sh; update-initramfs -u -k all)"
+# shellcheck disable=SC2086
+if in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y \
+	--no-install-recommends gpg gpg-agent attr >"$out/ima-setup.log" 2>&1 &&
+	in_root /root/pgpk-system/ima-setup.sh "$base_kernel" $brk \
+		>>"$out/ima-setup.log" 2>&1; then
+	ima_ok=1
+	result PASS ima-setup "$(grep -m 1 '^IMA subkey' "$out/ima-setup.log"); update-initramfs -u -k all"
+else
+	result FAIL ima-setup "see $out/ima-setup.log" "$out/ima-setup.log"
+	tail -n 25 "$out/ima-setup.log" | sed 's/^/    /'
+fi
+
 # --- 6. the system boots to check.sh (a systemd service), 1 to 3 times ---
 install -m 755 "$here/check.sh" "$sysroot/usr/local/sbin/pgpk-system-check"
 cat >"$sysroot/etc/systemd/system/pgpk-system-check.service" <<'UNIT'
@@ -384,8 +408,7 @@ echo "/dev/vda / ext4 rw,errors=remount-ro 0 1" >"$sysroot/etc/fstab"
 
 # The release's own kernel first (the newest of those before pgpk), then
 # whichever check.sh asks for; each kernel and initrd copied out now (a
-# link is followed inside the system).
-base_kernel=$(echo "$kvers" | tr ' ' '\n' | sort -V | tail -n 1)
+# link is followed inside the system), and the fail-safe images.
 mkdir -p "$out/boot"
 # from_root PATH: PATH inside the system, its links followed there.
 from_root() {
@@ -403,6 +426,10 @@ for k in $base_kernel $new_kernel; do
 		die boot "no /boot/vmlinuz-$k with its initrd.img in the system"
 	fi
 done
+for v in enforce nokey; do
+	[ -z "$ima_ok" ] || mv "$d/initrd-$v" "$out/boot/initrd-$v" ||
+		die boot "no $d/initrd-$v from ima-setup.sh"
+done
 log "disk image (mkfs.ext4 -d)"
 rm -f "$out/disk.img"
 mkfs.ext4 -q -F -L pgpk-root -d "$sysroot" "$out/disk.img" 4G \
@@ -410,26 +437,53 @@ mkfs.ext4 -q -F -L pgpk-root -d "$sysroot" "$out/disk.img" 4G \
 rm -rf "$sysroot"
 
 timeout_s=${PGPK_SYSTEM_TIMEOUT:-900}
-kver=$base_kernel
 nboot=0
 : >"$out/console.log"
-while :; do
-	nboot=$((nboot + 1))
+# boot KERNEL INITRD [PARAMETER]: one boot, its console in $con
+boot() {
 	con=$out/console-$nboot.log
-	[ -f "$out/boot/vmlinuz-$kver" ] ||
-		die boot "check.sh asked for kernel $kver, not one of: $(ls "$out/boot")"
-	log "boot $nboot: $release ($kver) under qemu TCG (limit ${timeout_s}s)"
+	log "boot $nboot: $release ($1, ${2##*/}${3:+, $3}) under qemu TCG (limit ${timeout_s}s)"
 	tb=$(date +%s)
 	timeout -k 5 "$timeout_s" qemu-system-x86_64 -accel tcg -cpu max -smp 1 \
 		-m 1024 -nographic -no-reboot \
-		-kernel "$out/boot/vmlinuz-$kver" -initrd "$out/boot/initrd.img-$kver" \
-		-append "root=/dev/vda rw console=ttyS0 panic=-1" \
+		-kernel "$out/boot/vmlinuz-$1" -initrd "$2" \
+		-append "root=/dev/vda rw console=ttyS0 panic=-1${3:+ $3}" \
 		-drive "file=$out/disk.img,format=raw,if=virtio" \
 		</dev/null >"$con" 2>&1
 	qrc=$?
 	tr -d '\r' <"$con" >"$con.txt" && mv "$con.txt" "$con"
 	cat "$con" >>"$out/console.log"
 	log "VM ran $(($(date +%s) - tb))s (qemu exit $qrc); console: $con"
+}
+
+# boot 0: /etc/pgpk/ima/enforce, and the setup fails (pgpk is not in
+# that initramfs): the boot stops in the initramfs, saying why
+# (initramfs-tools' panic, a reboot with panic=-1: qemu -no-reboot ends).
+if [ -n "$ima_ok" ]; then
+	boot "$base_kernel" "$out/boot/initrd-enforce"
+	why=$(grep -a -m 1 'pgpk-ima: .*the boot stops' "$con")
+	setup=$(grep -a -m 1 'pgpk-ima: modprobe pgpk failed' "$con")
+	if grep -a -q '^PGPK-SYSTEM-START\|Reached target' "$con"; then
+		result FAIL ima-fail-safe/enforce "the system booted past the initramfs (${setup:-no pgpk-ima line})"
+	elif [ -z "$why" ] || [ -z "$setup" ]; then
+		tail -n 20 "$con" | sed 's/^/    /'
+		result FAIL ima-fail-safe/enforce "no pgpk-ima message on the console"
+	else
+		result PASS ima-fail-safe/enforce "stopped in the initramfs: ${setup#*pgpk-ima: } / ${why#*pgpk-ima: }"
+	fi
+fi
+
+kver=$base_kernel
+while :; do
+	nboot=$((nboot + 1))
+	[ -f "$out/boot/vmlinuz-$kver" ] ||
+		die boot "check.sh asked for kernel $kver, not one of: $(ls "$out/boot")"
+	# boot 1 with the image without the key (ima-fail-safe/no-key)
+	if [ "$nboot" = 1 ] && [ -n "$ima_ok" ]; then
+		boot "$kver" "$out/boot/initrd-nokey" pgpksystem=nokey
+	else
+		boot "$kver" "$out/boot/initrd.img-$kver"
+	fi
 	n=0
 	while IFS= read -r line; do
 		case "$line" in
