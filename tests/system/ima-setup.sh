@@ -36,6 +36,9 @@ g=(gpg --batch --quiet --no-tty --pinentry-mode loopback --passphrase '')
 
 mkdir -p "$GNUPGHOME"
 chmod 700 "$GNUPGHOME"
+# unattended: keys without a passphrase, gpg answers its agent itself
+# (ima-sign --new-key runs gpg --batch; in a terminal pinentry would ask)
+printf 'pinentry-mode loopback\npassphrase \n' >"$GNUPGHOME/gpg.conf"
 "${g[@]}" --quick-generate-key "pgpk system IMA <ima@pgpk.test>" rsa3072 sign never
 fpr=$("${g[@]}" --with-colons --list-keys ima@pgpk.test |
 	awk -F: '$1 == "fpr" { print $10; exit }')
