@@ -105,7 +105,9 @@ refused() {
 # ima_journal: this boot's kernel lines of the initramfs' setup
 ima_journal() {
 	journalctl --sync
-	journalctl -b -k -q -o cat --no-pager | grep 'pgpk-ima'
+	# (journald takes "pgpk-ima:" for the syslog identifier of a line
+	# user space wrote to /dev/kmsg)
+	journalctl -b -k -q -o short-monotonic -t pgpk-ima --no-pager
 }
 # ima_checks PREFIX: what the real initramfs set up, checked.
 ima_checks() {
