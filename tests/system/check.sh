@@ -13,18 +13,20 @@
 #      never runs)
 #   1. the release's kernel, with the initramfs made without the IMA key
 #      (pgpksystem=nokey): ima-fail-safe/no-key; module at boot, upcall,
-#      journal, selftest, policy change; then an anchor certificate into
-#      /etc/pgpk/anchors/
+#      journal, selftest, policy change; anchors-at-boot (run.sh's anchor
+#      loaded into ".pgpk" by systemd-modules-load's modprobe, before
+#      sysinit.target; a keyring restricted to ".pgpk"; locked)
 #   2. the same kernel, its real initramfs: ima-at-boot (the packaged
 #      hook's setup: signed, tampered, unsigned files, _ima);
-#      anchors-at-boot (loaded into ".pgpk" by the boot, before
-#      sysinit.target; a keyring restricted to ".pgpk"; locked)
+#      anchors-at-boot/initramfs-loaded (the same, loaded by
+#      pgpk-anchors.service: the initramfs loaded the module)
 #   3. the kernel run.sh installed with apt after pgpk (new-kernel):
 #      dkms-new-kernel (DKMS's module loaded at boot, upcall), IMA on it;
 #      then purge
-# /root/pgpk-system/ (from run.sh): anchor.pgp, anchor.fpr, certified.pgp
-# (certified by the anchor), other.pgp (not), new-kernel, break (what to
-# break on purpose, to show a check failing: anchors-hook, anchors-file).
+# /root/pgpk-system/ (from run.sh): anchor.pgp (also in
+# /etc/pgpk/anchors/), anchor.fpr, certified.pgp (certified by the
+# anchor), other.pgp (not), new-kernel, break (what run.sh broke on
+# purpose, to show a check failing).
 set -u
 export SYSTEMD_COLORS=0 # the console is a terminal: no colour codes
 
@@ -35,7 +37,6 @@ data=/root/pgpk-system
 state=/var/lib/pgpk-system-check
 mkdir -p "$state"
 phase=$(cat "$state/next" 2>/dev/null || echo first)
-brk=$(cat "$data/break" 2>/dev/null || true)
 
 pass() { echo "PGPK-SYSTEM PASS $1${2:+ ($2)}"; }
 fail() { echo "PGPK-SYSTEM FAIL $1${2:+ ($2)}"; }
@@ -229,6 +230,89 @@ purge_check() {
 	exit 0
 }
 
+# anchors_checks [SUFFIX]: the anchors were loaded into .pgpk by the
+# boot, before sysinit.target, then locked; by systemd-modules-load.service
+# (the modprobe install command), or by pgpk-anchors.service when the
+# initramfs loaded the module (IMA's setup did).  SUFFIX: of the checks'
+# names.
+anchors_checks() {
+	local sfx=${1:-} unit=systemd-modules-load.service
+	local fpr jr nlock nsys nuser ring fpr8 found k kd r id units
+	ima_journal | grep -q '_ima is key' && unit=pgpk-anchors.service
+	fpr=$(cat "$data/anchor.fpr")
+	journalctl --sync
+	show journalctl -b -q -o short-monotonic -t pgpk-anchors --no-pager
+	show journalctl -b -q -o verbose -t pgpk-anchors --no-pager \
+		--output-fields=_SYSTEMD_UNIT,_COMM,MESSAGE | grep -E '^ *(_SYSTEMD_UNIT|_COMM)=' | sort | uniq -c
+	units=$(journalctl -b -q -o verbose -t pgpk-anchors --no-pager \
+		--output-fields=_SYSTEMD_UNIT | sed -n 's/^ *_SYSTEMD_UNIT=//p' | sort -u | tr '\n' ' ')
+	# The order of the boot: the anchors' lines before sysinit.target
+	# (before any login, user session or ordinary service).
+	jr=$(journalctl -b -q -o short-monotonic --no-pager)
+	nlock=$(echo "$jr" | grep -n 'pgpk-anchors.*locked' | head -n 1 | cut -d : -f 1)
+	nsys=$(echo "$jr" | grep -n -E 'Reached target (sysinit.target|System Initialization)' | head -n 1 | cut -d : -f 1)
+	nuser=$(echo "$jr" | grep -n -E 'systemd-logind|Started (user@|getty@|Session )' | head -n 1 | cut -d : -f 1)
+	echo "journal lines: anchors locked #${nlock:-none}, sysinit.target #${nsys:-none}, first logind/session/getty #${nuser:-none}"
+	echo "$jr" | grep -E 'pgpk-anchors|Reached target (sysinit.target|System Initialization)|Load Kernel Modules|systemd-modules-load' | head -n 20
+	ring=$(pgpk_ring)
+	show keyctl rdescribe "${ring:-0}"
+	show keyctl rlist "${ring:-0}"
+	# The anchor among .pgpk's keys, by description (key ID's last 8 hex
+	# digits; root is no possessor of .pgpk's keys, so keyctl search
+	# is refused: EACCES).
+	fpr8=$(echo "$fpr" | tr 'A-F' 'a-f' | tail -c 9)
+	found=""
+	for k in $(keyctl rlist "${ring:-0}" 2>/dev/null); do
+		kd=$(keyctl rdescribe "$k")
+		echo "$k: $kd"
+		case "$kd" in *" $fpr8") found=$kd ;; esac
+	done
+	if [ -z "$nlock" ]; then
+		fail "anchors-at-boot$sfx" "no 'locked' line of pgpk-anchors in this boot's journal"
+	elif [ "$units" != "$unit " ]; then
+		fail "anchors-at-boot$sfx" "pgpk-anchors ran from ${units:-no unit}, not from $unit"
+	elif [ -z "$nsys" ] || [ "$nlock" -ge "$nsys" ]; then
+		fail "anchors-at-boot$sfx" "pgpk-anchors locked .pgpk at journal line $nlock, after sysinit.target (line ${nsys:-none})"
+	elif [ -z "$found" ]; then
+		fail "anchors-at-boot$sfx" "the anchor $fpr is not in .pgpk (${ring:-no keyring})"
+	else
+		pass "anchors-at-boot$sfx" "$(echo "$jr" | grep -m 1 'pgpk-anchors.*anchor.pgp' | sed 's/^.*pgpk-anchors/pgpk-anchors/' | cut -c 1-160); by $unit, locked at journal line $nlock, sysinit.target at $nsys"
+	fi
+	# A keyring restricted to .pgpk: the anchor's certification vouches.
+	keyctl clear @s
+	r=$(keyctl newring restricted @s)
+	if [ -n "$ring" ] && show keyctl restrict_keyring "$r" asymmetric "key_or_keyring:$ring"; then
+		if id=$(keyctl padd asymmetric "" "$r" <"$data/certified.pgp" 2>/run/err); then
+			pass "anchors-certified$sfx" "$(keyctl describe "$id")"
+		else
+			fail "anchors-certified$sfx" "a key the anchor certified was refused: $(cat /run/err)"
+		fi
+		if keyctl padd asymmetric "" "$r" <"$data/other.pgp" 2>/run/err; then
+			fail "anchors-uncertified$sfx" "a key the anchor did not certify was accepted"
+		else
+			case "$(cat /run/err)" in
+			*"Required key not available"*) pass "anchors-uncertified$sfx" "ENOKEY: $(cat /run/err)" ;;
+			*) fail "anchors-uncertified$sfx" "refused, but not with ENOKEY: $(cat /run/err)" ;;
+			esac
+		fi
+	else
+		fail "anchors-certified$sfx" "no .pgpk, or cannot restrict a keyring to it"
+		fail "anchors-uncertified$sfx" "no .pgpk, or cannot restrict a keyring to it"
+	fi
+	# Locked: root cannot add to .pgpk after boot (EPERM).
+	if [ -z "$ring" ]; then
+		fail "anchors-locked$sfx" "no .pgpk"
+	elif keyctl padd asymmetric "" "$ring" <"$data/other.pgp" 2>/run/err; then
+		fail "anchors-locked$sfx" "root added a key to .pgpk after boot"
+	else
+		case "$(cat /run/err)" in
+		*"Operation not permitted"*) pass "anchors-locked$sfx" "EPERM: $(cat /run/err)" ;;
+		*) fail "anchors-locked$sfx" "refused, but not with EPERM: $(cat /run/err)" ;;
+		esac
+	fi
+	keyctl clear @s
+}
+
 case "$phase" in
 first)
 	# --- the initramfs without the IMA key: no appraisal, said so ---
@@ -311,93 +395,15 @@ first)
 		fail policy-restored "the key is still refused with the packaged policy"
 	fi
 
-	# --- an administrator's trust anchor, for the next boot ---
-	show ls -l /etc/pgpk/anchors/ /etc/modprobe.d/ /usr/sbin/pgpk-anchors
-	if [ -f "$data/anchor.pgp" ]; then
-		cp "$data/anchor.pgp" /etc/pgpk/anchors/anchor.pgp
-		case " $brk " in
-		*" anchors-hook "*) show rm -f /etc/modprobe.d/pgpk-anchors.conf ;;
-		esac
-		case " $brk " in
-		*" anchors-file "*) show rm -f /etc/pgpk/anchors/anchor.pgp ;;
-		esac
-		reboot_into "$(uname -r)" anchors
-	fi
-	fail anchors-at-boot "no $data/anchor.pgp from run.sh"
-	purge_check
+	# --- the anchors (run.sh put one into /etc/pgpk/anchors/) ---
+	anchors_checks
+	reboot_into "$(uname -r)" anchors
 	;;
 anchors)
 	# --- IMA from the real initramfs (update-initramfs -u -k all) ---
 	[ -f /etc/pgpk/ima/policy ] && ima_checks ima-at-boot
-	# --- the anchors were loaded into .pgpk by the boot, then locked ---
-	fpr=$(cat "$data/anchor.fpr")
-	journalctl --sync
-	show journalctl -b -q -o short-monotonic -t pgpk-anchors --no-pager
-	show journalctl -b -q -o verbose -t pgpk-anchors --no-pager \
-		--output-fields=_SYSTEMD_UNIT,_COMM,MESSAGE | grep -E '^ *(_SYSTEMD_UNIT|_COMM)=' | sort | uniq -c
-	# The order of the boot: the anchors' lines before sysinit.target
-	# (before any login, user session or ordinary service).
-	jr=$(journalctl -b -q -o short-monotonic --no-pager)
-	nlock=$(echo "$jr" | grep -n 'pgpk-anchors.*locked' | head -n 1 | cut -d : -f 1)
-	nsys=$(echo "$jr" | grep -n -E 'Reached target (sysinit.target|System Initialization)' | head -n 1 | cut -d : -f 1)
-	nuser=$(echo "$jr" | grep -n -E 'systemd-logind|Started (user@|getty@|Session )' | head -n 1 | cut -d : -f 1)
-	echo "journal lines: anchors locked #${nlock:-none}, sysinit.target #${nsys:-none}, first logind/session/getty #${nuser:-none}"
-	echo "$jr" | grep -E 'pgpk-anchors|Reached target (sysinit.target|System Initialization)|Load Kernel Modules|systemd-modules-load' | head -n 20
-	ring=$(pgpk_ring)
-	show keyctl rdescribe "${ring:-0}"
-	show keyctl rlist "${ring:-0}"
-	# The anchor among .pgpk's keys, by description (key ID's last 8 hex
-	# digits; root is no possessor of .pgpk's keys, so keyctl search
-	# is refused: EACCES).
-	fpr8=$(echo "$fpr" | tr 'A-F' 'a-f' | tail -c 9)
-	found=""
-	for k in $(keyctl rlist "${ring:-0}" 2>/dev/null); do
-		kd=$(keyctl rdescribe "$k")
-		echo "$k: $kd"
-		case "$kd" in *" $fpr8") found=$kd ;; esac
-	done
-	if [ -z "$nlock" ]; then
-		fail anchors-at-boot "no 'locked' line of pgpk-anchors in this boot's journal"
-	elif [ -z "$nsys" ] || [ "$nlock" -ge "$nsys" ]; then
-		fail anchors-at-boot "pgpk-anchors locked .pgpk at journal line $nlock, after sysinit.target (line ${nsys:-none})"
-	elif [ -z "$found" ]; then
-		fail anchors-at-boot "the anchor $fpr is not in .pgpk (${ring:-no keyring})"
-	else
-		pass anchors-at-boot "$(echo "$jr" | grep -m 1 'pgpk-anchors.*anchor.pgp' | sed 's/^.*pgpk-anchors/pgpk-anchors/' | cut -c 1-160); locked at journal line $nlock, sysinit.target at $nsys"
-	fi
-	# A keyring restricted to .pgpk: the anchor's certification vouches.
-	keyctl clear @s
-	r=$(keyctl newring restricted @s)
-	if [ -n "$ring" ] && show keyctl restrict_keyring "$r" asymmetric "key_or_keyring:$ring"; then
-		if id=$(keyctl padd asymmetric "" "$r" <"$data/certified.pgp" 2>/run/err); then
-			pass anchors-certified "$(keyctl describe "$id")"
-		else
-			fail anchors-certified "a key the anchor certified was refused: $(cat /run/err)"
-		fi
-		if keyctl padd asymmetric "" "$r" <"$data/other.pgp" 2>/run/err; then
-			fail anchors-uncertified "a key the anchor did not certify was accepted"
-		else
-			case "$(cat /run/err)" in
-			*"Required key not available"*) pass anchors-uncertified "ENOKEY: $(cat /run/err)" ;;
-			*) fail anchors-uncertified "refused, but not with ENOKEY: $(cat /run/err)" ;;
-			esac
-		fi
-	else
-		fail anchors-certified "no .pgpk, or cannot restrict a keyring to it"
-		fail anchors-uncertified "no .pgpk, or cannot restrict a keyring to it"
-	fi
-	# Locked: root cannot add to .pgpk after boot (EPERM).
-	if [ -z "$ring" ]; then
-		fail anchors-locked "no .pgpk"
-	elif keyctl padd asymmetric "" "$ring" <"$data/other.pgp" 2>/run/err; then
-		fail anchors-locked "root added a key to .pgpk after boot"
-	else
-		case "$(cat /run/err)" in
-		*"Operation not permitted"*) pass anchors-locked "EPERM: $(cat /run/err)" ;;
-		*) fail anchors-locked "refused, but not with EPERM: $(cat /run/err)" ;;
-		esac
-	fi
-	keyctl clear @s
+	# --- the initramfs loaded pgpk: pgpk-anchors.service loads anchors ---
+	anchors_checks /initramfs-loaded
 	if [ -s "$data/new-kernel" ]; then
 		reboot_into "$(cat "$data/new-kernel")" new-kernel
 	fi

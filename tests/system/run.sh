@@ -282,8 +282,10 @@ done
 # in $cache/archives-$release for the next run.  PGPK_SYSTEM_BREAK
 # (space-separated) breaks something on purpose, to show a check fail:
 #   dkms-hook     DKMS's kernel hooks removed before the kernel comes
-#   anchors-hook  /etc/modprobe.d/pgpk-anchors.conf removed (check.sh)
-#   anchors-file  the anchor certificate removed again (check.sh)
+#   anchors-hook  /etc/modprobe.d/pgpk-anchors.conf and
+#                 pgpk-anchors.service's link removed (step 5)
+#   anchors-file  the anchor certificate left out (step 5)
+#   ima-hook, ima-enforce-off, ima-tamper-outside  (ima-setup.sh)
 #   other-certified  the anchor certifies "other" too
 #   confnew       the upgrade with --force-confnew, not --force-confold
 brk=" ${PGPK_SYSTEM_BREAK:-} "
@@ -355,6 +357,19 @@ else
 	rm -f "$d/anchor.pgp"
 fi
 gpgconf --homedir "$out/gnupg" --kill all 2>/dev/null
+# The administrator's anchor, loaded at every boot from now on
+# (anchors-at-boot in boots 1 and 2).  PGPK_SYSTEM_BREAK: anchors-hook
+# takes away both ways the package loads anchors at boot (the modprobe
+# install command and pgpk-anchors.service), anchors-file the anchor.
+[ -f "$d/anchor.pgp" ] && cp "$d/anchor.pgp" "$sysroot/etc/pgpk/anchors/"
+case "$brk" in
+*" anchors-hook "*)
+	rm -f "$sysroot/etc/modprobe.d/pgpk-anchors.conf" \
+		"$sysroot"/etc/systemd/system/*.wants/pgpk-anchors.service ;;
+esac
+case "$brk" in
+*" anchors-file "*) rm -f "$sysroot/etc/pgpk/anchors/anchor.pgp" ;;
+esac
 echo "$new_kernel" >"$d/new-kernel"
 echo "$brk" >"$d/break"
 [ -n "$upgrade_from" ] && echo "$oldver" >"$d/upgraded-from"
