@@ -21,7 +21,7 @@
 #                   (as for a kernel DKMS did not build it for)
 #
 # usage: ima-setup.sh BASE-KERNEL [BREAK...]
-#   BREAK: ima-hook (the hook removed before update-initramfs),
+#   BREAK: ima-hook (the hook removed before any initramfs is made),
 #          ima-enforce-off (the enforce image without enforce),
 #          ima-tamper-outside (tampered.txt is root's: outside the set)
 set -eu
@@ -79,6 +79,9 @@ POLICY
 touch "$conf/lock"
 
 # the fail-safe images first (mkinitramfs, as update-initramfs runs it)
+case "$brk" in
+*" ima-hook "*) rm -f /usr/share/initramfs-tools/hooks/pgpk-ima ;;
+esac
 mv "$conf/keys/ima.pgpk" /root/ima.pgpk.aside
 echo "# mkinitramfs -o $data/initrd-nokey $kver  (no key)"
 mkinitramfs -o "$data/initrd-nokey" "$kver"
@@ -96,9 +99,6 @@ mv /root/pgpk.ko.aside "$ko"
 depmod "$kver"
 rm -f "$conf/enforce"
 
-case "$brk" in
-*" ima-hook "*) rm -f /usr/share/initramfs-tools/hooks/pgpk-ima ;;
-esac
 echo "# update-initramfs -u -k all"
 update-initramfs -u -k all
 gpgconf --kill all

@@ -475,10 +475,10 @@ boot() {
 # that initramfs): the boot stops in the initramfs, saying why
 # (initramfs-tools' panic, a reboot with panic=-1: qemu -no-reboot ends).
 if [ -n "$ima_ok" ]; then
-	boot "$base_kernel" "$out/boot/initrd-enforce"
+	boot "$base_kernel" "$out/boot/initrd-enforce" pgpksystem=enforce
 	why=$(grep -a -m 1 'pgpk-ima: .*the boot stops' "$con")
 	setup=$(grep -a -m 1 'pgpk-ima: modprobe pgpk failed' "$con")
-	if grep -a -q '^PGPK-SYSTEM-START\|Reached target' "$con"; then
+	if grep -a -q '^PGPK-SYSTEM-ENFORCE-IGNORED\|Reached target' "$con"; then
 		result FAIL ima-fail-safe/enforce "the system booted past the initramfs (${setup:-no pgpk-ima line})"
 	elif [ -z "$why" ] || [ -z "$setup" ]; then
 		tail -n 20 "$con" | sed 's/^/    /'
