@@ -254,8 +254,16 @@ anchors_checks() {
 	show journalctl -b -q -o short-monotonic -t pgpk-anchors --no-pager
 	show journalctl -b -q -o verbose -t pgpk-anchors --no-pager \
 		--output-fields=_SYSTEMD_UNIT,_COMM,MESSAGE | grep -E '^ *(_SYSTEMD_UNIT|_COMM)=' | sort | uniq -c
-	units=$(journalctl -b -q -o verbose -t pgpk-anchors --no-pager \
-		--output-fields=_SYSTEMD_UNIT | sed -n 's/^ *_SYSTEMD_UNIT=//p' | sort -u | tr '\n' ' ')
+	# Which unit ran it: its standard error reached the journal through
+	# that unit's stream (_SYSTEMD_UNIT of a stream is always known; of a
+	# syslog line only while the process still lives, not under load).
+	units=""
+	for k in systemd-modules-load.service pgpk-anchors.service; do
+		journalctl -b -q -u "$k" -o cat --no-pager |
+			grep -q 'pgpk-anchors\|\.pgpk ([0-9]*) locked' &&
+			units="$units$k "
+	done
+	echo "pgpk-anchors ran from: ${units:-no unit}"
 	# The order of the boot: the anchors' lines before sysinit.target
 	# (before any login, user session or ordinary service).
 	jr=$(journalctl -b -q -o short-monotonic --no-pager)
