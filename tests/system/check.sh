@@ -260,7 +260,7 @@ anchors_checks() {
 	units=""
 	for k in systemd-modules-load.service pgpk-anchors.service; do
 		journalctl -b -q -u "$k" -o cat --no-pager |
-			grep -q 'pgpk-anchors\|\.pgpk ([0-9]*) locked' &&
+			grep -q '\.pgpk ([0-9]*) locked' &&
 			units="$units$k "
 	done
 	echo "pgpk-anchors ran from: ${units:-no unit}"
