@@ -18,10 +18,13 @@
 # the checks.
 #
 # usage: tests/system/run.sh [--release bookworm|trixie] [--debs DIR]
-#                            [--upgrade-from COMMIT]
+#                            [--upgrade-from COMMIT] [--build-in-system]
 #   --release  the Debian release of the system (default bookworm)
 #   --debs DIR use DIR's pgpk-dkms_*.deb and pgpk-helper_*.deb instead of
 #              building them
+#   --build-in-system  build the packages inside the release's own base
+#              system (a chroot from the cached tarball, Build-Depends
+#              installed there by apt), not on the host
 #   --upgrade-from COMMIT  first install the packages built from COMMIT
 #              (as version 0.0+git<commit>), edit the conffile, then
 #              upgrade to the current ones (upgrade/* checks)
@@ -48,6 +51,7 @@ out=${PGPK_SYSTEM_OUT:-$here/out}
 release=bookworm
 debs=""
 upgrade_from=""
+build_in_system=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--release | --debs | --upgrade-from)
@@ -59,8 +63,9 @@ while [ $# -gt 0 ]; do
 		esac
 		shift
 		;;
+	--build-in-system) build_in_system=1 ;;
 	*)
-		echo "usage: tests/system/run.sh [--release bookworm|trixie] [--debs DIR] [--upgrade-from COMMIT]" >&2
+		echo "usage: tests/system/run.sh [--release bookworm|trixie] [--debs DIR] [--upgrade-from COMMIT] [--build-in-system]" >&2
 		exit 2
 		;;
 	esac
@@ -105,18 +110,86 @@ rm -rf "$out"
 mkdir -p "$out" "$cache" || die setup "cannot create $out and $cache"
 
 # --- 1. the packages, from a clean export, without network ---
+# On the host, or (--build-in-system) in a copy of the release's base
+# system: the cached tarball of step 2 unpacked in $out/build-root, the
+# export in its /build/src, debian/control's Build-Depends installed there
+# by apt (apt-get build-dep, with network; their packages kept in
+# $cache/build-archives-$release for the next run), then
+# dpkg-buildpackage in a network namespace of its own (unshare -n), as on
+# the host.  PGPK_SYSTEM_BREAK=build-dep removes libssl-dev from the build
+# root after that (dpkg --force-depends): deb-build must fail.
+# in_build_root [-n] CMD...: CMD in $out/build-root, /proc, /sys and /dev
+# mounted in a private mount namespace; -n: no network either.
+# shellcheck disable=SC2016
+in_build_root() {
+	local net=()
+	[ "$1" = -n ] && net=(-n) && shift
+	unshare -m "${net[@]}" --propagation private bash -c '
+		set -e
+		r=$1
+		shift
+		mount -t proc proc "$r/proc"
+		mount -t sysfs sys "$r/sys"
+		mount --rbind /dev "$r/dev"
+		exec chroot "$r" "$@"' _ "$out/build-root" "$@"
+}
 if [ -z "$debs" ]; then
-	log "dpkg-buildpackage -us -uc -b (clean export of HEAD, no network)"
-	mkdir -p "$out/src"
-	git -C "$root" archive --format=tar HEAD | tar -x -C "$out/src" ||
+	src=$out/src
+	where=""
+	blog=$out/dpkg-buildpackage.log
+	if [ -n "$build_in_system" ]; then
+		br=$out/build-root
+		src=$br/build/src
+		barch=$cache/build-archives-$release
+		[ -f "$cache/$release.tar" ] ||
+			die deb-build "no base system $cache/$release.tar yet (run once without --build-in-system)"
+		mkdir -p "$br" "$barch"
+		tar -x -p --xattrs --numeric-owner -f "$cache/$release.tar" \
+			-C "$br" || die deb-build "cannot unpack $cache/$release.tar"
+	fi
+	mkdir -p "$src"
+	git -C "$root" archive --format=tar HEAD | tar -x -C "$src" ||
 		die deb-build "git archive HEAD failed"
-	tb=$(date +%s)
-	if (cd "$out/src" && unshare -n dpkg-buildpackage -us -uc -b) \
-		>"$out/dpkg-buildpackage.log" 2>&1; then
-		result PASS deb-build "offline, $(($(date +%s) - tb))s"
+	if [ -n "$build_in_system" ]; then
+		log "apt-get build-dep in the $release build root ($br)"
+		tb=$(date +%s)
+		cp -n "$barch"/*.deb "$br/var/cache/apt/archives/" 2>/dev/null
+		if in_build_root apt-get update >"$out/build-dep.log" 2>&1 &&
+			in_build_root env DEBIAN_FRONTEND=noninteractive \
+				apt-get build-dep -y --no-install-recommends /build/src \
+				>>"$out/build-dep.log" 2>&1; then
+			cp -n "$br"/var/cache/apt/archives/*.deb "$barch/" 2>/dev/null
+			rm -f "$br"/var/cache/apt/archives/*.deb
+		else
+			die deb-build "apt-get build-dep in the $release system failed: see $out/build-dep.log" \
+				"$out/build-dep.log"
+		fi
+		case " ${PGPK_SYSTEM_BREAK:-} " in
+		*" build-dep "*)
+			in_build_root dpkg --remove --force-depends libssl-dev \
+				>>"$out/build-dep.log" 2>&1 ;;
+		esac
+		where="in the $release system (build-dep $(($(date +%s) - tb))s), "
+		log "dpkg-buildpackage -us -uc -b in the $release system (clean export of HEAD, no network)"
+		tb=$(date +%s)
+		in_build_root -n sh -c 'cd /build/src && dpkg-buildpackage -us -uc -b' \
+			>"$blog" 2>&1
+		brc=$?
 	else
-		die deb-build "see $out/dpkg-buildpackage.log" \
-			"$out/dpkg-buildpackage.log"
+		log "dpkg-buildpackage -us -uc -b (clean export of HEAD, no network)"
+		tb=$(date +%s)
+		(cd "$src" && unshare -n dpkg-buildpackage -us -uc -b) >"$blog" 2>&1
+		brc=$?
+	fi
+	if [ "$brc" -eq 0 ]; then
+		result PASS deb-build "${where}offline, $(($(date +%s) - tb))s"
+	else
+		die deb-build "${where}see $blog" "$blog"
+	fi
+	if [ -n "$build_in_system" ]; then
+		cp "$br"/build/*.deb "$br"/build/*.buildinfo "$br"/build/*.changes \
+			"$out/" || die deb-build "no packages in $br/build"
+		rm -rf "$br"
 	fi
 	debs=$out
 fi
