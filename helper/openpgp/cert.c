@@ -834,7 +834,7 @@ static void pgpk_validate_subkey(struct pgpk_vctx *v, struct pgpk_cert *cert,
 	sub->usage = pgpk_usage_from(b->has_key_flags, b->key_flags, sub->algo);
 	if (b->has_key_expires && b->key_expires)
 		sub->expires = (int64_t)sub->created + b->key_expires;
-	if (sub->usage & PGPK_KF_SIGN)
+	if ((sub->usage & PGPK_KF_SIGN) && !opts->backsig_if_decisive)
 		sub->backsig = pgpk_check_backsig(v, cert, sub, b);
 }
 
@@ -947,6 +947,12 @@ static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert,
 		sub->revoked = sub->revoked || pri->revoked;
 		sub->expired = (sub->expires && sub->expires <= v->now) ||
 			       pri->expired;
+		/* pgpk_key_usable()'s order: the back-signature decides
+		 * only after validity, revocation and expiry. */
+		if (opts->backsig_if_decisive && (sub->usage & PGPK_KF_SIGN) &&
+		    pri->valid && sub->valid && !sub->revoked && !sub->expired)
+			sub->backsig =
+				pgpk_check_backsig(v, cert, sub, sub->binding);
 		sub->can_sign =
 			!pgpk_key_usable(cert, sub, PGPK_USE_SIGN, NULL);
 	}
