@@ -192,6 +192,7 @@ int pgpk_cmd_list(int argc, char **argv)
 	struct pgpk_parse_opts opts = {
 		.now = (int64_t)time(NULL),
 		.no_bound_at = true, /* not listed */
+		.backsig_if_decisive = true, /* list asks without ALLOW_* */
 	};
 	struct pgpk_keyring *ring;
 	struct pgpk_error err = { 0 };

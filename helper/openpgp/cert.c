@@ -834,7 +834,7 @@ static void pgpk_validate_subkey(struct pgpk_vctx *v, struct pgpk_cert *cert,
 	sub->usage = pgpk_usage_from(b->has_key_flags, b->key_flags, sub->algo);
 	if (b->has_key_expires && b->key_expires)
 		sub->expires = (int64_t)sub->created + b->key_expires;
-	if (sub->usage & PGPK_KF_SIGN)
+	if ((sub->usage & PGPK_KF_SIGN) && !opts->backsig_if_decisive)
 		sub->backsig = pgpk_check_backsig(v, cert, sub, b);
 }
 
@@ -947,6 +947,12 @@ static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert,
 		sub->revoked = sub->revoked || pri->revoked;
 		sub->expired = (sub->expires && sub->expires <= v->now) ||
 			       pri->expired;
+		/* pgpk_key_usable()'s order: the back-signature decides
+		 * only after validity, revocation and expiry. */
+		if (opts->backsig_if_decisive && (sub->usage & PGPK_KF_SIGN) &&
+		    pri->valid && sub->valid && !sub->revoked && !sub->expired)
+			sub->backsig =
+				pgpk_check_backsig(v, cert, sub, sub->binding);
 		sub->can_sign =
 			!pgpk_key_usable(cert, sub, PGPK_USE_SIGN, NULL);
 	}
@@ -958,6 +964,9 @@ struct pgpk_worker {
 	const struct pgpk_parse_opts *opts;
 	size_t first;
 	size_t stride;
+	/* If set, the certificates i with owner[i] == first; else every
+	 * stride-th from first. */
+	const uint8_t *owner;
 	size_t verified;
 	bool exhausted;
 	int ret;
@@ -1024,8 +1033,12 @@ static void *pgpk_worker_run(void *arg)
 
 	if (pgpk_vctx_init(&v, w->ring, w->opts->now, w->opts->no_verify))
 		w->ret = -ENOMEM;
-	for (i = w->first; !w->ret && i < w->ring->ncerts; i += w->stride) {
+	for (i = w->owner ? 0 : w->first; !w->ret && i < w->ring->ncerts;
+	     i += w->owner ? 1 : w->stride) {
 		struct pgpk_cert *cert = &w->ring->certs[i];
+
+		if (w->owner && w->owner[i] != w->first)
+			continue;
 
 		/* Signatures are parsed here, on the validating threads: a
 		 * keyring's 50,000 (third-party certifications mostly) were
@@ -1040,11 +1053,109 @@ static void *pgpk_worker_run(void *arg)
 	return NULL;
 }
 
+/*
+ * What validating a certificate is expected to cost, in units of about
+ * 1/256 of an RSA-4096 verification: one verification by the primary
+ * key per user ID and per subkey, a back-signature by a quarter of the
+ * subkeys, the parsing of every signature (a tenth of a unit).  RSA's
+ * cost grows with the square of the modulus (an RSA-8192 key's costs
+ * four times an RSA-4096 key's); other algorithms count as RSA-2048.
+ */
+static uint64_t pgpk_verify_cost(const struct pgpk_pubkey *key)
+{
+	uint64_t b = key->bits / 256;
+
+	if (!pgpk_pk_algo_is_rsa(key->algo) || b < 8)
+		b = 8;
+	return b * b;
+}
+
+static uint64_t pgpk_cert_cost(const struct pgpk_cert *cert)
+{
+	uint64_t unit = pgpk_verify_cost(&cert->primary);
+	uint64_t cost = unit * (1 + cert->nuids + cert->nsubkeys);
+	size_t i, nsigs = cert->primary.nsigs;
+
+	for (i = 0; i < cert->nuids; i++)
+		nsigs += cert->uids[i].nsigs;
+	for (i = 0; i < cert->nsubkeys; i++) {
+		cost += pgpk_verify_cost(&cert->subkeys[i]) / 4;
+		nsigs += cert->subkeys[i].nsigs;
+	}
+	return cost + nsigs / 10;
+}
+
+struct pgpk_cert_load {
+	uint64_t cost;
+	size_t index;
+};
+
+/* Costliest first; on equal costs, the earlier certificate. */
+static int pgpk_cert_load_cmp(const void *a, const void *b)
+{
+	const struct pgpk_cert_load *x = a, *y = b;
+
+	if (x->cost != y->cost)
+		return x->cost > y->cost ? -1 : 1;
+	return x->index < y->index ? -1 : (x->index > y->index ? 1 : 0);
+}
+
+/*
+ * Which worker validates each certificate: the costliest first, each to
+ * the worker with the least expected work so far (a keyring's few huge
+ * certificates, RSA-8192 keys with dozens of user IDs, made the workers
+ * of a fixed interleaving finish far apart).  A function of the input
+ * alone, so every run splits it alike, and each worker's budget of
+ * salted digests is spent on the same certificates.  NULL if memory ran
+ * out: the caller interleaves instead.
+ */
+static uint8_t *pgpk_split_by_cost(const struct pgpk_keyring *ring,
+				   size_t nthreads)
+{
+	struct pgpk_cert_load *loads;
+	const void **order;
+	uint64_t sum[8] = { 0 };
+	uint8_t *owner;
+	size_t i, t, best;
+
+	loads = pgpk_calloc_array(ring->ncerts, sizeof(*loads));
+	order = pgpk_calloc_array(ring->ncerts, sizeof(*order));
+	owner = calloc(ring->ncerts, 1);
+	if (!loads || !order || !owner)
+		goto error;
+	for (i = 0; i < ring->ncerts; i++) {
+		loads[i].cost = pgpk_cert_cost(&ring->certs[i]);
+		loads[i].index = i;
+		order[i] = &loads[i];
+	}
+	if (pgpk_sort_ptrs(order, ring->ncerts, pgpk_cert_load_cmp))
+		goto error;
+	for (i = 0; i < ring->ncerts; i++) {
+		const struct pgpk_cert_load *l = order[i];
+
+		for (best = 0, t = 1; t < nthreads; t++)
+			if (sum[t] < sum[best])
+				best = t;
+		sum[best] += l->cost;
+		owner[l->index] = (uint8_t)best;
+	}
+	free(order);
+	free(loads);
+	return owner;
+
+error:
+	free(owner);
+	free(order);
+	free(loads);
+	return NULL;
+}
+
 static int pgpk_validate_all(struct pgpk_keyring *ring,
 			     const struct pgpk_parse_opts *opts)
 {
 	struct pgpk_worker workers[8];
 	size_t nthreads = opts->threads, i, started;
+	uint8_t *owner = NULL;
 	int ret = 0;
 
 	if (nthreads < 1)
@@ -1065,6 +1176,9 @@ static int pgpk_validate_all(struct pgpk_keyring *ring,
 			return -E2BIG;
 		return workers[0].ret;
 	}
+	owner = pgpk_split_by_cost(ring, nthreads);
+	for (i = 0; i < nthreads; i++)
+		workers[i].owner = owner;
 	/* Worker 0 runs here; the others on their own threads.  If a
 	 * thread cannot be created, its share runs here too. */
 	for (started = 1; started < nthreads; started++)
@@ -1083,6 +1197,7 @@ static int pgpk_validate_all(struct pgpk_keyring *ring,
 		if (workers[i].ret)
 			ret = workers[i].ret;
 	}
+	free(owner);
 	return ret;
 }
 

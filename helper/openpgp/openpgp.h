@@ -289,6 +289,12 @@ struct pgpk_parse_opts {
 	/* A subkey's bound_at is its deciding binding's time, its older
 	 * bindings left unchecked (list shows no bound time). */
 	bool no_bound_at;
+	/* A signing subkey's back-signature is checked only where
+	 * pgpk_key_usable() without PGPK_USE_ALLOW_* would read it: not for
+	 * a subkey already refused as revoked or expired, or whose primary
+	 * or binding is invalid (backsig stays false there; list's verdicts
+	 * are the same). */
+	bool backsig_if_decisive;
 };
 
 /* A parsed keyring: one or more certificates. */

@@ -35,6 +35,9 @@
 #              pgpk module every add_key fails at once, so this is
 #              import's own cost per key (each key it adds on a pgpk
 #              kernel costs one upcall more)
+# Not here: import on a pgpk kernel, the whole keyring through add_key in
+# the VM, time per key (tests/bench/vm-import.sh [--tree DIR]: one VM
+# run per build, about 5 minutes; README "Performance").
 # --before HELPER adds HELPER's figures for the pgpk rows (e.g. a build of
 # the previous commit), measured in the same rounds.
 # Uses bazel-bin/helper/pgpk-helper (PGPK_HELPER overrides), the default
