@@ -95,10 +95,11 @@ def reason(code):
 
 
 def cert(p, s, uid, revoke=None, code=None, relegit=False, rebind=False,
-         forged_tie=False):
+         forged_tie=False, bad_back=False):
     """revoke: None, "primary" or "subkey".  rebind: a second binding at
     T_REBIND; forged_tie: before the first binding, a forgery of it (same
-    time, wrong RSA value, right quick check)."""
+    time, wrong RSA value, right quick check); bad_back: the binding's
+    back-signature forged the same way (the subkey then signs nothing)."""
     uidp = b"\xb4" + struct.pack(">I", len(uid)) + uid
     flags_cs = subpacket(27, b"\x03")           # certify, sign
     out = packet(6, p.body)
@@ -112,6 +113,8 @@ def cert(p, s, uid, revoke=None, code=None, relegit=False, rebind=False,
 
     def binding(t):
         back = sig(s, 0x19, t, both)
+        if bad_back:
+            back = back[:-1] + bytes([back[-1] ^ 1])
         # The embedded signature is the packet body (RFC 9580 5.2.3.34).
         hdr = 2 if back[1] < 192 else 3
         return sig(p, 0x18, t, both,
@@ -180,6 +183,10 @@ def main():
                  ("subkey-signs-primary-revoked", s, "primary"),
                  ("subkey-signs-subkey-revoked", s, "subkey")]
     base = write("cert.none.pgp", cert(p, s, uid))
+    # Not a row: a signing subkey otherwise usable whose back-signature
+    # does not verify, for tests/host/validity-agreement.sh (list checks
+    # back-signatures only where they decide).
+    write("cert.bad-backsig.pgp", cert(p, s, uid, bad_back=True))
     for signer, who in ((p, "primary"), (s, "subkey")):
         for tname, t, verdict in times(signer, False):
             name = "%s-signs-unrevoked.%s" % (who, tname)
