@@ -36,37 +36,18 @@ trap 'rm -rf "$TMP"' EXIT
 cp "$ROOT/tests/bench/vm-import/import-bench.sh" "$TMP/"
 # The first N certificates: OpenPGP packet framing (RFC 9580 4.2), a
 # certificate starting at each public-key packet (tag 6).
-python3 - "$R" "$N" "$TMP/sample.gpg" <<'PY' >"$TMP/sample.certs" || exit 2
+PYTHONPATH=$ROOT/tests/lib python3 - "$R" "$N" "$TMP/sample.gpg" <<'PY' >"$TMP/sample.certs" || exit 2
 import sys
+from pgpk_openpgp import packets
 data = open(sys.argv[1], "rb").read()
 want, out = int(sys.argv[2]), sys.argv[3]
 pos = certs = 0
-while pos < len(data):
-    h = data[pos]
-    if not h & 0x80:
-        sys.exit("not OpenPGP at octet %d" % pos)
-    if h & 0x40:  # new format
-        tag, o = h & 0x3F, pos + 1
-        b = data[o]
-        if b < 192:
-            n, o = b, o + 1
-        elif b < 224:
-            n, o = ((b - 192) << 8) + data[o + 1] + 192, o + 2
-        elif b == 255:
-            n, o = int.from_bytes(data[o + 1:o + 5], "big"), o + 5
-        else:
-            sys.exit("partial length in a keyring at octet %d" % pos)
-    else:  # old format
-        tag, lt, o = (h >> 2) & 0xF, h & 3, pos + 1
-        if lt == 3:
-            sys.exit("indeterminate length at octet %d" % pos)
-        w = (1, 2, 4)[lt]
-        n, o = int.from_bytes(data[o:o + w], "big"), o + w
+for tag, whole, _ in packets(data):
     if tag == 6:
         if certs == want:
             break
         certs += 1
-    pos = o + n
+    pos += len(whole)
 open(out, "wb").write(data[:pos])
 print(certs)
 PY

@@ -118,11 +118,13 @@ mkdir -p "$out" "$cache" || die setup "cannot create $out and $cache"
 # dpkg-buildpackage in a network namespace of its own (unshare -n), as on
 # the host.  PGPK_SYSTEM_BREAK=build-dep removes libssl-dev from the build
 # root after that (dpkg --force-depends): deb-build must fail.
-# in_build_root [-n] CMD...: CMD in $out/build-root, /proc, /sys and /dev
-# mounted in a private mount namespace; -n: no network either.
+# chroot_in ROOT [-n] CMD...: CMD in ROOT, /proc, /sys and /dev mounted
+# (DKMS's build needs them), in a private mount namespace; -n: no
+# network either.
 # shellcheck disable=SC2016
-in_build_root() {
-	local net=()
+chroot_in() {
+	local r=$1 net=()
+	shift
 	[ "$1" = -n ] && net=(-n) && shift
 	unshare -m "${net[@]}" --propagation private bash -c '
 		set -e
@@ -131,8 +133,10 @@ in_build_root() {
 		mount -t proc proc "$r/proc"
 		mount -t sysfs sys "$r/sys"
 		mount --rbind /dev "$r/dev"
-		exec chroot "$r" "$@"' _ "$out/build-root" "$@"
+		exec chroot "$r" "$@"' _ "$r" "$@"
 }
+# in_build_root [-n] CMD...: in $out/build-root
+in_build_root() { chroot_in "$out/build-root" "$@"; }
 if [ -z "$debs" ]; then
 	src=$out/src
 	where=""
@@ -262,19 +266,8 @@ mkdir -p "$sysroot"
 tar -x -p --xattrs --numeric-owner -f "$base" -C "$sysroot" ||
 	die base-system "cannot unpack $base"
 
-# in_root CMD...: run CMD in the system, /proc, /sys and /dev mounted
-# (DKMS's build needs them), in a private mount namespace.
-# shellcheck disable=SC2016
-in_root() {
-	unshare -m --propagation private bash -c '
-		set -e
-		r=$1
-		shift
-		mount -t proc proc "$r/proc"
-		mount -t sysfs sys "$r/sys"
-		mount --rbind /dev "$r/dev"
-		exec chroot "$r" "$@"' _ "$sysroot" "$@"
-}
+# in_root CMD...: CMD in the system
+in_root() { chroot_in "$sysroot" "$@"; }
 
 # --- 3. install the packages with apt (DKMS builds the module) ---
 mkdir -p "$sysroot/root/debs"
