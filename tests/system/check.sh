@@ -240,6 +240,18 @@ purge_check() {
 	exit 0
 }
 
+# padd_refused CHECK ERRNO STRERROR KEYRING FILE IF-ACCEPTED: root's
+# keyctl padd of FILE into KEYRING must fail with ERRNO.
+padd_refused() {
+	if keyctl padd asymmetric "" "$4" <"$5" 2>/run/err; then
+		fail "$1" "$6"
+	else
+		case "$(cat /run/err)" in
+		*"$3"*) pass "$1" "$2: $(cat /run/err)" ;;
+		*) fail "$1" "refused, but not with $2: $(cat /run/err)" ;;
+		esac
+	fi
+}
 # anchors_checks [SUFFIX]: the anchors were loaded into .pgpk by the
 # boot, before sysinit.target, then locked; by systemd-modules-load.service
 # (the modprobe install command), or by pgpk-anchors.service when the
@@ -305,14 +317,8 @@ anchors_checks() {
 		else
 			fail "anchors-certified$sfx" "a key the anchor certified was refused: $(cat /run/err)"
 		fi
-		if keyctl padd asymmetric "" "$r" <"$data/other.pgp" 2>/run/err; then
-			fail "anchors-uncertified$sfx" "a key the anchor did not certify was accepted"
-		else
-			case "$(cat /run/err)" in
-			*"Required key not available"*) pass "anchors-uncertified$sfx" "ENOKEY: $(cat /run/err)" ;;
-			*) fail "anchors-uncertified$sfx" "refused, but not with ENOKEY: $(cat /run/err)" ;;
-			esac
-		fi
+		padd_refused "anchors-uncertified$sfx" ENOKEY "Required key not available" \
+			"$r" "$data/other.pgp" "a key the anchor did not certify was accepted"
 	else
 		fail "anchors-certified$sfx" "no .pgpk, or cannot restrict a keyring to it"
 		fail "anchors-uncertified$sfx" "no .pgpk, or cannot restrict a keyring to it"
@@ -320,13 +326,9 @@ anchors_checks() {
 	# Locked: root cannot add to .pgpk after boot (EPERM).
 	if [ -z "$ring" ]; then
 		fail "anchors-locked$sfx" "no .pgpk"
-	elif keyctl padd asymmetric "" "$ring" <"$data/other.pgp" 2>/run/err; then
-		fail "anchors-locked$sfx" "root added a key to .pgpk after boot"
 	else
-		case "$(cat /run/err)" in
-		*"Operation not permitted"*) pass "anchors-locked$sfx" "EPERM: $(cat /run/err)" ;;
-		*) fail "anchors-locked$sfx" "refused, but not with EPERM: $(cat /run/err)" ;;
-		esac
+		padd_refused "anchors-locked$sfx" EPERM "Operation not permitted" \
+			"$ring" "$data/other.pgp" "root added a key to .pgpk after boot"
 	fi
 	keyctl clear @s
 }
