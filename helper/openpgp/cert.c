@@ -958,6 +958,9 @@ static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert,
 	}
 }
 
+/* Validating threads at most (pgpk_parse_opts.threads is clamped). */
+#define PGPK_MAX_WORKERS 8
+
 struct pgpk_worker {
 	pthread_t thread;
 	struct pgpk_keyring *ring;
@@ -1114,7 +1117,7 @@ static uint8_t *pgpk_split_by_cost(const struct pgpk_keyring *ring,
 {
 	struct pgpk_cert_load *loads;
 	const void **order;
-	uint64_t sum[8] = { 0 };
+	uint64_t sum[PGPK_MAX_WORKERS] = { 0 };
 	uint8_t *owner;
 	size_t i, t, best;
 
@@ -1153,15 +1156,15 @@ error:
 static int pgpk_validate_all(struct pgpk_keyring *ring,
 			     const struct pgpk_parse_opts *opts)
 {
-	struct pgpk_worker workers[8];
+	struct pgpk_worker workers[PGPK_MAX_WORKERS];
 	size_t nthreads = opts->threads, i, started;
 	uint8_t *owner = NULL;
 	int ret = 0;
 
 	if (nthreads < 1)
 		nthreads = 1;
-	if (nthreads > sizeof(workers) / sizeof(workers[0]))
-		nthreads = sizeof(workers) / sizeof(workers[0]);
+	if (nthreads > PGPK_MAX_WORKERS)
+		nthreads = PGPK_MAX_WORKERS;
 	if (nthreads > ring->ncerts)
 		nthreads = ring->ncerts ? ring->ncerts : 1;
 	for (i = 0; i < nthreads; i++)
