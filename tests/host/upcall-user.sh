@@ -47,13 +47,20 @@ fail=0
 check() {	# check NAME CONDITION-STATUS DETAIL
 	if [ "$2" -eq 0 ]; then echo "ok   $1: $3"; else echo "FAIL $1: $3"; fail=1; fi
 }
-kmsg_count() { dmesg 2>/dev/null | grep -c 'pgpk-helper\[' ; }
+# kmsg_now: the time of the kernel log's last line; kmsg_since T: the
+# helper's lines after T (a count of all lines would shrink when the ring
+# buffer wraps)
+kmsg_now() { dmesg 2>/dev/null | tail -n 1 | sed -n 's/^\[ *\([0-9.]*\)\].*/\1/p'; }
+kmsg_since() {
+	dmesg 2>/dev/null | awk -F '[][]' -v t="${1:-0}" '$2 + 0 > t + 0' |
+		grep 'pgpk-helper\['
+}
 nonce() { od -An -tx1 -N16 /dev/urandom | tr -d ' \n'; }
 
 # Everything in a fresh session keyring: no negative key from an earlier run.
 run() {
-	local logs0 out desc sha
-	logs0=$(kmsg_count)
+	local t0 out desc sha lines
+	t0=$(kmsg_now)
 	desc="key:$(nonce)"
 	out=$(keyctl request2 user "$desc" "$(cat "$data/selftest-key.asc")" \
 		@s 2>&1)
@@ -83,17 +90,17 @@ run() {
 
 	if dmesg >/dev/null 2>&1; then
 		sleep 0.2
-		n=$(( $(kmsg_count) - logs0 ))
+		lines=$(kmsg_since "$t0")
+		n=$(echo "$lines" | grep -c .)
 		[ "$n" -eq 7 ]
 		check "one log line per upcall" $? "$n lines (7 upcalls)"
-		dmesg | grep 'pgpk-helper\[' | tail -n "$n"
+		echo "$lines"
 		for what in "EBADMSG for 2 s: not binary OpenPGP" \
 			"EBADMSG for 2 s: description: junk after" \
 			"EBADMSG for 2 s: description does not start with key:" \
 			"EBADMSG for 2 s: description: not 32 lowercase hex" \
 			"EKEYREJECTED for 2 s: bad helper command line"; do
-			dmesg | grep 'pgpk-helper\[' | tail -n "$n" |
-				grep -q "rejected $what"
+			echo "$lines" | grep -q "rejected $what"
 			check "log: $what" $? "log line"
 		done
 	else
@@ -101,6 +108,6 @@ run() {
 	fi
 	return $fail
 }
-export -f run check kmsg_count nonce
+export -f run check kmsg_now kmsg_since nonce
 export data helper fail
 keyctl session - bash -c run
