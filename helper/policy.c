@@ -288,8 +288,7 @@ static int pgpk_check_rsa(const struct pgpk_policy *policy,
 }
 
 static int pgpk_check_key(const struct pgpk_policy *policy,
-			  const struct pgpk_key *key, int64_t now, char *why,
-			  size_t why_len)
+			  const struct pgpk_key *key, char *why, size_t why_len)
 {
 	int ret;
 
@@ -303,14 +302,9 @@ static int pgpk_check_key(const struct pgpk_policy *policy,
 		if (ret)
 			return ret;
 	}
-	/* RFC 9580 5.2.3.13: expiry is a hint, but a refusal is safe. */
-	if (!policy->allow_expired && key->expires &&
-	    (int64_t)key->expires <= now) {
-		snprintf(why, why_len,
-			 "policy: key expired at %" PRIu64 " (now %" PRId64 ")",
-			 (uint64_t)key->expires, now);
-		return -EKEYEXPIRED;
-	}
+	/* A key's expiry is the kernel's, read from the self-signatures it
+	 * verifies (kernel/pgpk_key.c pgpk_self_sigs()): --allow-expired
+	 * cannot lift it there. */
 	return 0;
 }
 
@@ -324,6 +318,7 @@ int pgpk_policy_check_sig(const struct pgpk_policy *policy,
 			  size_t why_len)
 {
 	const char *name = pgpk_hash_name(sig->hash_algorithm);
+	struct pgpk_hashed h;
 
 	/* RFC 9580 9.5: hash by ID; anything not allowed is refused. */
 	if (!pgpk_policy_hash_allowed(policy, sig->hash_algorithm)) {
@@ -346,13 +341,14 @@ int pgpk_policy_check_sig(const struct pgpk_policy *policy,
 			 PGPK_POLICY_CLOCK_SKEW);
 		return -EKEYREJECTED;
 	}
-	/* RFC 9580 5.2.3.18 */
-	if (!policy->allow_expired && sig->expires &&
-	    (int64_t)sig->expires <= now) {
+	/* RFC 9580 5.2.3.18: as the kernel's walk reads the hashed area */
+	if (!policy->allow_expired &&
+	    pgpk_hashed_walk(sig->hashed_area.data, sig->hashed_area.len, &h) &&
+	    h.expires && (int64_t)h.created + h.expires <= now) {
 		snprintf(why, why_len,
 			 "policy: signature expired at %" PRIu64
 			 " (now %" PRId64 ")",
-			 (uint64_t)sig->expires, now);
+			 (uint64_t)h.created + h.expires, now);
 		return -EKEYEXPIRED;
 	}
 	return 0;
@@ -377,6 +373,6 @@ int pgpk_policy_check(const struct pgpk_policy *policy,
 		      int64_t now, char *why, size_t why_len)
 {
 	if (want == PGPK_WANT_KEY)
-		return pgpk_check_key(policy, &canon->key, now, why, why_len);
+		return pgpk_check_key(policy, &canon->key, why, why_len);
 	return pgpk_check_sigs(policy, canon, now, why, why_len);
 }

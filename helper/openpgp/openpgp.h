@@ -182,29 +182,39 @@ struct pgpk_pubkey {
 	int revoked_reason;
 	bool revoked_primary; /* the revocation is the primary key's */
 	bool expired; /* expires != 0 && expires <= now */
-	int64_t expires; /* absolute Unix seconds, 0 = never */
+	/* Absolute Unix seconds, 0 = never: the deciding self-signature's
+	 * (binding's) Key Expiration Time after the key's creation, or its
+	 * own Signature Expiration Time, the earlier. */
+	int64_t expires;
 	bool has_key_flags;
 	uint8_t key_flags; /* from the deciding self-sig / binding */
 	/* Key flags (or, without the subpacket, the algorithm) allow
 	 * signing AND valid AND not revoked AND not expired. */
 	bool can_sign;
 	/* Subkey: its deciding binding signature (0x18); primary: the
-	 * self-signature that decided expiry and flags.  NULL if none. */
+	 * self-signature that decides its expiry and flags, as the kernel
+	 * reads them (Key.self_signature): the direct-key signature (0x1f)
+	 * if it has Key Flags or a Key Expiration Time, else the primary
+	 * user ID's newest self-signature, else the direct-key signature.
+	 * NULL if none. */
 	const struct pgpk_signature *binding;
 	/* An MPI of the key whose bit count does not match its value
 	 * (RFC 9580 3.2): listed, but never converted (the kernel's
 	 * rebuilt packet would differ). */
 	bool mpi_noncanonical;
-	/* Usage as GnuPG computes it: PGPK_KF_* bits from the deciding
-	 * signature masked by what the algorithm can do, or the algorithm's
-	 * capabilities when no Key Flags subpacket is present. */
+	/* PGPK_KF_* bits from the deciding signature masked by what the
+	 * algorithm can do, or the algorithm's capabilities when no Key
+	 * Flags subpacket is present (but certifying, for a subkey): a
+	 * primary key certifies only so (the kernel's rule). */
 	uint8_t usage;
 	/* Subkey: a valid primary-key binding (0x19 back-signature) was
 	 * found (RFC 9580 5.2.3.34 requires one for signing subkeys). */
 	bool backsig;
-	/* Subkey: creation time of its oldest verifying binding
-	 * (RFC 9580 5.2.1.11: later bindings only update its properties). */
+	/* Subkey: creation time of its oldest verifying binding that the
+	 * kernel can check too, first_binding (RFC 9580 5.2.1.8: later
+	 * bindings only update its properties); else binding's. */
 	uint32_t bound_at;
+	const struct pgpk_signature *first_binding;
 	/* Internal (cert.c): an RSA key as loaded by the first check of a
 	 * signature it made, kept with its keyring; rsa_err once loading
 	 * failed. */
@@ -384,11 +394,14 @@ const struct pgpk_pubkey *pgpk_keyring_find(const struct pgpk_keyring *ring,
 const struct pgpk_userid *pgpk_cert_primary_uid(const struct pgpk_cert *cert);
 
 /*
- * The key description the kernel builds (2022 patch set, patch 07): the
- * primary user ID cut at its first '(' (the comment) with the spaces
- * before it removed, at most 246 octets, a space, the last 8 hex digits
- * of the key ID in lower case (the kernel's bin2hex).  Writes at most size octets,
- * NUL-terminated; returns the length it wanted (like snprintf).
+ * The description the kernel gives the key when add_key gives none
+ * (kernel/pgpk_frame.c pgpk_name(), seed 007's): the primary user ID, if
+ * the primary key's self-signature certifies it, cut at its first '('
+ * with the spaces before it removed, at most 246 octets of it, each
+ * outside printable ASCII (and a backslash) as "\xNN", a space, the last 8 hex
+ * digits of the key ID; else "PGP key <key ID>" ("PGP subkey").  Writes
+ * at most size octets, NUL-terminated; returns the length it wanted
+ * (like snprintf).
  */
 size_t pgpk_key_description(const struct pgpk_cert *cert,
 			    const struct pgpk_pubkey *key, char *buf,

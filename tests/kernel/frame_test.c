@@ -12,8 +12,9 @@
  *  - pgpk_bytes_at(): inside, at the edges, past the end, offsets near
  *    2^32;
  *  - pgpk_hashed_walk(): one, two or no creation time, one of the wrong
- *    size, the critical bit, every subpacket length form, framing overrun
- *    and empty subpackets, the issuer fingerprint, the IMA mark as a
+ *    size, the critical bit on every type (RFC 9580 5.2.3.7), every
+ *    subpacket length form, framing overrun and empty subpackets, the
+ *    issuer fingerprint, expiration times, key flags, the IMA mark as a
  *    whole subpacket and not inside a notation's value;
  *  - random input against a second implementation of the rules
  *    (pgpk_frame_ref.h), which must agree on every answer.
@@ -355,7 +356,7 @@ static const uint8_t t1[4] = { 0x65, 0x53, 0xf1, 0x00 };
 
 static bool walk(const uint8_t *a, size_t len, struct pgpk_hashed *h)
 {
-	return pgpk_hashed_walk(a, len, mark, sizeof(mark), h);
+	return pgpk_hashed_walk(a, (u32)len, h);
 }
 
 static void test_hashed(void)
@@ -384,7 +385,6 @@ static void test_hashed(void)
 	n = sub(a, 1, 27, (const uint8_t *)"\x03", 1);
 	CHECK(!walk(a, n, &h));
 	CHECK(!walk(a, 0, &h));
-	CHECK(!pgpk_hashed_walk(a, 0, NULL, 0, &h));
 	n = sub(a, 1, 2, t1, 4);
 	n += sub(a + n, 1, 2, t1, 4);
 	CHECK(!walk(a, n, &h));
@@ -451,12 +451,41 @@ static void test_hashed(void)
 	memcpy(a + n, mark, sizeof(mark));
 	n += sizeof(mark);
 	CHECK(walk(a, n, &h) && h.marked);
-	CHECK(pgpk_hashed_walk(a, n, NULL, 0, &h) && !h.marked);
-	a[n - sizeof(mark) + 1] |= 0x80; /* critical: another subpacket */
-	CHECK(walk(a, n, &h) && !h.marked);
+	a[n - sizeof(mark) + 1] |= 0x80; /* a critical notation: refused */
+	CHECK(!walk(a, n, &h));
 	n = sub(a, 1, 2, t1, 4);
 	n += sub(a + n, 1, 20, mark, sizeof(mark));
 	CHECK(walk(a, n, &h) && !h.marked);
+	/* RFC 9580 5.2.3.13: at most one key expiration time, 4 octets */
+	n = sub(a, 1, 2, t1, 4);
+	CHECK(walk(a, n, &h) && !h.key_expires && h.key_flags == 0xff);
+	n += sub(a + n, 1, 9, (const uint8_t *)"\0\x01\x51\x80", 4);
+	CHECK(walk(a, n, &h) && h.key_expires == 86400 && !h.expires);
+	i = n;
+	n += sub(a + n, 1, 9, (const uint8_t *)"\0\0\0\1", 4);
+	CHECK(!walk(a, n, &h)); /* two */
+	n = i + sub(a + i, 1, 0x89, (const uint8_t *)"\0\0\0", 3);
+	CHECK(!walk(a, n, &h)); /* of 3 octets */
+	/* RFC 9580 5.2.3.29: at most one key flags, its first octet */
+	n = sub(a, 1, 2, t1, 4);
+	n += sub(a + n, 1, 0x9b, (const uint8_t *)"\x03\x04", 2);
+	CHECK(walk(a, n, &h) && h.key_flags == 0x03);
+	i = n;
+	n += sub(a + n, 1, 27, (const uint8_t *)"\x01", 1);
+	CHECK(!walk(a, n, &h)); /* two */
+	n = i - 4 + sub(a + i - 4, 1, 27, (const uint8_t *)"", 0);
+	CHECK(walk(a, n, &h) && h.key_flags == 0); /* empty: says none */
+	/* RFC 9580 5.2.3.7: a critical subpacket pgpk does not understand
+	 * refuses the area; an unknown one that is not critical does not */
+	for (i = 0; i < 128; i++) {
+		n = sub(a, 1, 2, t1, 4);
+		n += sub(a + n, 1, (uint8_t)(0x80 | i),
+			 (const uint8_t *)"\0\0\0\0", i == 27 ? 1 : 4);
+		CHECK(walk(a, n, &h) ==
+		      (i < 64 && (PGPK_CRITICAL_OK >> i & 1) && i != 2));
+		a[7] &= 0x7f;
+		CHECK(walk(a, n, &h) == (i != 2));
+	}
 	/* a large notation first (two- and five-octet lengths) */
 	memset(note, 'n', sizeof(note));
 	for (form = 2; form <= 5; form += 3) {
@@ -562,7 +591,8 @@ static void test_random_hashed(void)
 				break;
 			default:
 				len += sub(a + len, n + 1 < 192 ? 1 : 2,
-					   rnd() % 64, data, n);
+					   rnd() % 64 | (rnd() % 3 ? 0 : 0x80),
+					   data, n);
 			}
 		}
 		if (rnd() % 4 == 0 && len)
@@ -570,11 +600,14 @@ static void test_random_hashed(void)
 		if (rnd() % 8 == 0 && len)
 			len -= rnd() % len;
 		ok = walk(a, len, &h);
-		r = pgpk_ref_hashed_walk(a, len, mark, sizeof(mark));
+		r = pgpk_ref_hashed_walk(a, len);
 		CHECK(ok == r.ok);
 		if (ok && r.ok) {
 			CHECK(h.created == r.created && h.marked == r.marked &&
 			      h.fpr_len == r.fpr_len && h.expires == r.expires);
+			CHECK(h.key_expires == r.key_expires &&
+			      h.key_flags == (r.key_flags < 0 ? 0xff :
+								 r.key_flags));
 			CHECK(!r.fpr_len || h.fpr == a + r.fpr_at);
 			CHECK(!h.fpr_len || h.fpr + h.fpr_len <= a + len);
 		}
