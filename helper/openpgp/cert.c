@@ -716,7 +716,8 @@ static int64_t pgpk_self_sig_end(const struct pgpk_pubkey *key,
 	if (sig && sig->has_key_expires && sig->key_expires)
 		end = (int64_t)key->created + sig->key_expires;
 	own = sig && sig->sig_expires ?
-		      (int64_t)sig->created + sig->sig_expires : 0;
+		      (int64_t)sig->created + sig->sig_expires :
+		      0;
 	return own && (!end || own < end) ? own : end;
 }
 

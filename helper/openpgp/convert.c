@@ -478,8 +478,8 @@ int pgpk_key_canonical(const struct pgpk_keyring *ring,
 	/* The primary key's self-signature: its use and life, and a
 	 * subkey's end (pgpk_key_expires()). */
 	if (cert_sig != pri->binding) {
-		ret = pgpk_self_msg(pri, pri->binding, "self-signature",
-				    base, &ss, err);
+		ret = pgpk_self_msg(pri, pri->binding, "self-signature", base,
+				    &ss, err);
 		if (ret)
 			return ret;
 		k.self_signature = &ss;

@@ -239,8 +239,7 @@ static int pgpk_subpackets(const uint8_t *area, size_t len, size_t base,
 		/* 5.2.3.7, 5.2.3.24: a critical subpacket pgpk does not
 		 * understand, or a critical notation, makes the signature
 		 * invalid: the kernel's rule (pgpk_hashed_walk()). */
-		if (critical &&
-		    !(type < 64 && (PGPK_CRITICAL_OK >> type & 1)))
+		if (critical && !(type < 64 && (PGPK_CRITICAL_OK >> type & 1)))
 			sig->unknown_critical = true;
 		continue;
 bad_value:

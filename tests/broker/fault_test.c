@@ -356,8 +356,8 @@ static void pgpk_env_init(struct pgpk_env *env)
 	pgpk_test_modulus(env->other_n, 2048, 2);
 	pgpk_test_modulus(env->s, 2047, 3);
 	env->key_blob = pgpk_test_key_blob(env->n, 256, 3, &env->key_len);
-	env->other_key_blob = pgpk_test_key_blob(env->other_n, 256, 3,
-						 &env->other_key_len);
+	env->other_key_blob =
+		pgpk_test_key_blob(env->other_n, 256, 3, &env->other_key_len);
 	env->moved_key_blob =
 		pgpk_test_key_blob(env->n, 256, 4, &env->moved_key_len);
 	env->expired_sig_blob = pgpk_test_sig_blob(env->s, 256, 8, 1700000001,

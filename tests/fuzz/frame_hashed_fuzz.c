@@ -51,11 +51,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r = pgpk_ref_hashed_walk(area, len);
 	if (ok != r.ok)
 		pgpk_fuzz_fail("verdict differs from the reference");
-	if (ok && (h.created != r.created || h.marked != r.marked ||
-		   h.expires != r.expires || h.key_expires != r.key_expires ||
-		   h.key_flags != (r.key_flags < 0 ? 0xff : r.key_flags) ||
-		   h.fpr_len != r.fpr_len ||
-		   (h.fpr_len && h.fpr != area + r.fpr_at)))
+	if (ok &&
+	    (h.created != r.created || h.marked != r.marked ||
+	     h.expires != r.expires || h.key_expires != r.key_expires ||
+	     h.key_flags != (r.key_flags < 0 ? 0xff : r.key_flags) ||
+	     h.fpr_len != r.fpr_len || (h.fpr_len && h.fpr != area + r.fpr_at)))
 		pgpk_fuzz_fail("what the area says differs from the reference");
 	if (ok && h.fpr_len && h.fpr + h.fpr_len > area + len)
 		pgpk_fuzz_fail("fingerprint outside the area");

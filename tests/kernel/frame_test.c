@@ -606,8 +606,8 @@ static void test_random_hashed(void)
 			CHECK(h.created == r.created && h.marked == r.marked &&
 			      h.fpr_len == r.fpr_len && h.expires == r.expires);
 			CHECK(h.key_expires == r.key_expires &&
-			      h.key_flags == (r.key_flags < 0 ? 0xff :
-								 r.key_flags));
+			      h.key_flags ==
+				      (r.key_flags < 0 ? 0xff : r.key_flags));
 			CHECK(!r.fpr_len || h.fpr == a + r.fpr_at);
 			CHECK(!h.fpr_len || h.fpr + h.fpr_len <= a + len);
 		}

@@ -165,8 +165,8 @@ static void check_keyring(const char *path, size_t min_blobs)
 			if (ret == -EKEYREJECTED &&
 			    (!pgpk_sig_kernel_checkable(c->primary.binding,
 							NULL) ||
-			     (j && !pgpk_sig_kernel_checkable(k->binding,
-							      NULL)))) {
+			     (j &&
+			      !pgpk_sig_kernel_checkable(k->binding, NULL)))) {
 				weak++;
 				continue;
 			}
@@ -215,7 +215,8 @@ static void check_keyring(const char *path, size_t min_blobs)
 						    s->rsa_s.len));
 				if (is_self) {
 					self++;
-					CHECK_EQ(check_selfsig(ck, s, ck->subkey),
+					CHECK_EQ(check_selfsig(ck, s,
+							       ck->subkey),
 						 0);
 				} else {
 					third++;
