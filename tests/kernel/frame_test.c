@@ -16,6 +16,7 @@
  *    subpacket length form, framing overrun and empty subpackets, the
  *    issuer fingerprint, expiration times, key flags, the IMA mark as a
  *    whole subpacket and not inside a notation's value;
+ *  - pgpk_name(): seed 007's description, escapes, comments, 246 octets;
  *  - random input against a second implementation of the rules
  *    (pgpk_frame_ref.h), which must agree on every answer.
  */
@@ -497,6 +498,67 @@ static void test_hashed(void)
 	}
 }
 
+/* Seed 007's description (pgpk_name()), and against the reference. */
+static void name_is(const char *uid, size_t len, bool subkey, const char *want)
+{
+	static const uint8_t keyid[8] = { 0x01, 0x23, 0x45, 0x67,
+					  0x89, 0xab, 0xcd, 0xef };
+	struct pgpk_bytes b = { (const u8 *)uid, (u32)len, 0 };
+	char out[PGPK_NAME_SIZE];
+
+	pgpk_name(uid ? &b : NULL, subkey, keyid, out);
+	if (strcmp(out, want)) {
+		fprintf(stderr, "name of '%.*s': '%s', want '%s'\n", (int)len,
+			uid ? uid : "", out, want);
+		failures++;
+	}
+}
+
+static void test_name(void)
+{
+	char uid[400], want[PGPK_NAME_SIZE], got[PGPK_NAME_SIZE];
+	uint8_t keyid[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	struct pgpk_bytes b;
+	size_t i, k, len;
+
+	name_is("Alice Example (work) <a@example.org>", 36, false,
+		"Alice Example 89abcdef");
+	name_is("Bob <bob@example.org>", 21, true,
+		"Bob <bob@example.org> 89abcdef");
+	name_is("Carol\nX", 7, false, "Carol\\x0aX 89abcdef");
+	name_is("J\xfcrgen", 6, false, "J\\xfcrgen 89abcdef");
+	name_is("J\xc3\xbcrgen", 7, false, "J\\xc3\\xbcrgen 89abcdef");
+	name_is("a\\b", 3, false, "a\\x5cb 89abcdef");
+	name_is("nul\0after", 9, false, "nul\\x00after 89abcdef");
+	name_is("(only a comment)", 16, false, "PGP key 0123456789abcdef");
+	name_is("   (x)", 6, true, "PGP subkey 0123456789abcdef");
+	name_is(NULL, 0, false, "PGP key 0123456789abcdef");
+	name_is(NULL, 0, true, "PGP subkey 0123456789abcdef");
+	name_is("trailing   ", 11, false, "trailing 89abcdef");
+	/* at most 246 octets of the user ID (the seed's 255 - 9) */
+	memset(uid, 'L', sizeof(uid));
+	memset(want, 'L', 246);
+	strcpy(want + 246, " 89abcdef");
+	name_is(uid, 300, false, want);
+	/* at most 4 characters an octet: the longest name fits */
+	memset(uid, 0xff, sizeof(uid));
+	b.data = (const u8 *)uid;
+	b.len = sizeof(uid);
+	pgpk_name(&b, true, keyid, got);
+	CHECK(strlen(got) == 4 * 246 + 9 && strlen(got) < PGPK_NAME_SIZE);
+	/* random user IDs against the reference */
+	for (i = 0; i < 20000; i++) {
+		len = 1 + rnd() % (rnd() % 4 ? 40 : sizeof(uid));
+		for (k = 0; k < len; k++)
+			uid[k] = rnd() % 3 ? ' ' + rnd() % 95 : rnd();
+		b.data = (const u8 *)uid;
+		b.len = (u32)len;
+		pgpk_name(&b, i & 1, keyid, got);
+		pgpk_ref_name((const uint8_t *)uid, len, i & 1, keyid, want);
+		CHECK(!strcmp(got, want));
+	}
+}
+
 static struct pgpk_ref_packet refs[70000];
 
 /* Random packet streams: the kernel and the reference agree. */
@@ -623,6 +685,7 @@ int main(void)
 	test_hashed();
 	test_random_packets();
 	test_random_hashed();
+	test_name();
 	if (failures) {
 		fprintf(stderr, "frame_test: %d failures\n", failures);
 		return 1;

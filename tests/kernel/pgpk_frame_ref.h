@@ -206,4 +206,49 @@ static inline struct pgpk_ref_hashed pgpk_ref_hashed_walk(const uint8_t *a,
 	return r;
 }
 
+/*
+ * Seed 007's description (../shared/seeds/007-...): the user ID up to its
+ * first "(", trailing spaces removed, at most 246 octets, each octet
+ * outside printable ASCII and the backslash as \xNN, a space, the last 4
+ * octets of the key ID in hex; without a user ID or a name left, "PGP
+ * key " or "PGP subkey " and the 8 octets.  out: 4 * 246 + 10 octets.
+ */
+static inline void pgpk_ref_name(const uint8_t *uid, size_t len, bool subkey,
+				 const uint8_t *keyid, char *out)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0, i, o = 0;
+
+	while (uid && n < len && uid[n] != '(')
+		n++;
+	while (n && uid[n - 1] == ' ')
+		n--;
+	if (n > 246)
+		n = 246;
+	for (i = 0; i < n; i++) {
+		uint8_t c = uid[i];
+
+		if (c >= ' ' && c <= '~' && c != '\\') {
+			out[o++] = (char)c;
+		} else {
+			out[o++] = '\\';
+			out[o++] = 'x';
+			out[o++] = hex[c >> 4];
+			out[o++] = hex[c & 15];
+		}
+	}
+	if (!n) {
+		memcpy(out + o, subkey ? "PGP subkey " : "PGP key ",
+		       subkey ? 11 : 8);
+		o += subkey ? 11 : 8;
+	} else {
+		out[o++] = ' ';
+	}
+	for (i = n ? 4 : 0; i < 8; i++) {
+		out[o++] = hex[keyid[i] >> 4];
+		out[o++] = hex[keyid[i] & 15];
+	}
+	out[o] = '\0';
+}
+
 #endif /* PGPK_FRAME_REF_H */

@@ -9,7 +9,7 @@
 . /pgpk/lib.sh
 K=$PGPK_DATA/k
 pgpk_need_module
-pgpk_need_data k/v6.pgpk k/v6.pgp k/v6.fpr k/v6.keyid k/v6.msg.pgpks \
+pgpk_need_data k/v6.name k/v6.pgpk k/v6.pgp k/v6.fpr k/v6.keyid k/v6.msg.pgpks \
 	k/v6.sig k/msg.sha256 k/msg.sha256.pkcs1 k/v3.msg.pgpks msg.txt
 pgpk_load
 
@@ -19,8 +19,8 @@ short=$(echo "$keyid" | cut -c 9-16 | tr 'A-F' 'a-f')
 
 expect_ok keyctl padd asymmetric "" @s <"$K/v6.pgpk"
 id=$PGPK_OUT
-assert_eq "PGP key $(echo "$keyid" | tr 'A-F' 'a-f')" \
-	"$(pgpk_key_desc_of "$id")" "description"
+assert_eq "$(cat "$K/v6.name")" "$(pgpk_key_desc_of "$id")" "description"
+assert_contains "$(cat "$K/v6.name")" " $short" "description's key ID"
 expect_ok keyctl search @s asymmetric "id:$fpr"
 assert_eq "$id" "$PGPK_OUT" "key found by the 32-octet fingerprint"
 expect_ok keyctl search @s asymmetric "id:$keyid"
