@@ -21,8 +21,8 @@
  *                key as the 2022 patch set did (the user ID its primary
  *                key's self-signature certifies, without its comment, a
  *                space, the last 8 hex digits of the key ID:
- *                kernel/pgpk_frame.c pgpk_name()); printed as the kernel
- *                reports it
+ *                kernel/pgpk_frame.c pgpk_name()); printed as the same
+ *                code computes it here (pgpk_canon_key_description())
  *
  * This process only splits the files into certificates (packet framing,
  * pgpk_cert_starts()).  Each certificate is parsed and converted by a
@@ -136,26 +136,6 @@ static key_serial_t pgpk_import_keyring(const char *spec)
 }
 
 /*
- * The description key id got from the kernel: "type;uid;gid;perm;" and
- * the description, which may hold ';' itself.
- */
-static void pgpk_import_name(key_serial_t id, char *desc, size_t size)
-{
-	char buf[PGPK_CANON_DESC_MAX + 64], *p = buf;
-	long n = keyctl_describe(id, buf, sizeof(buf));
-	int i;
-
-	if (n <= 0 || (size_t)n > sizeof(buf))
-		p = NULL;
-	for (i = 0; p && i < 4; i++) {
-		p = strchr(p, ';');
-		if (p)
-			p++;
-	}
-	snprintf(desc, size, "%s", p ? p : "?");
-}
-
-/*
  * A key the certificate's parser answered: decoded by the kernel's
  * decoder, bound to the certificate's octets, within the policy; then
  * added: the primary key as the certificate (the kernel asks the helper
@@ -199,15 +179,15 @@ static void pgpk_import_add(struct pgpk_import *im, const uint8_t *blob,
 		len = im->cert_len;
 		how = "OpenPGP";
 	}
+	pgpk_canon_key_description(k, keyid, desc);
 	id = add_key("asymmetric", "", payload, len, im->keyring);
 	if (id < 0) {
-		printf("%s %s RSA: %s (%s) (%s, %zu octets)\n", hex,
+		printf("%s %s RSA: %s (%s) (%s, %zu octets) \"%s\"\n", hex,
 		       k->subkey ? "subkey" : "key", strerror(errno),
-		       pgpk_errno_name(errno), how, len);
+		       pgpk_errno_name(errno), how, len, desc);
 		im->failed++;
 		return;
 	}
-	pgpk_import_name(id, desc, sizeof(desc));
 	printf("%s %s RSA: %d (%s, %zu octets) \"%s\"\n", hex,
 	       k->subkey ? "subkey" : "key", id, how, len, desc);
 	im->added++;

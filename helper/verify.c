@@ -722,7 +722,7 @@ static enum pgpk_verdict pgpk_verify_converted(struct pgpk_verify_ctx *vc,
 
 /*
  * A canonical signature blob, decoded directly as the kernel does
- * (kernel/pgpk_sig.c pgpk_verify_signature()): Canonical.signature, then
+ * (kernel/pgpk_sig.c pgpk_test_preparse()): Canonical.signature, then
  * each of Canonical.more_signatures.  @canon: the blob decoded, or NULL
  * if the strict decoder refused it (@cerr).
  */
