@@ -943,7 +943,8 @@ static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert,
 	pri->usage = pgpk_usage_from(pri, b);
 	pri->expires = pgpk_self_sig_end(pri, b);
 	pri->expired = pri->expires && pri->expires <= v->now;
-	pri->can_sign = !pgpk_key_usable(cert, pri, PGPK_USE_SIGN, NULL);
+	pri->can_sign = !pgpk_key_usable(cert, pri,
+					 PGPK_USE_SIGN | PGPK_USE_OPENPGP, NULL);
 
 	for (i = 0; i < cert->nsubkeys; i++) {
 		struct pgpk_pubkey *sub = &cert->subkeys[i];
@@ -973,7 +974,8 @@ static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert,
 			sub->backsig =
 				pgpk_check_backsig(v, cert, sub, sub->binding);
 		sub->can_sign =
-			!pgpk_key_usable(cert, sub, PGPK_USE_SIGN, NULL);
+			!pgpk_key_usable(cert, sub,
+					 PGPK_USE_SIGN | PGPK_USE_OPENPGP, NULL);
 	}
 }
 

@@ -416,18 +416,33 @@ const char *pgpk_pk_algo_name(unsigned int algo);
 #define PGPK_USE_SIGN 0x01 /* sign documents: key flags must allow it */
 #define PGPK_USE_ALLOW_EXPIRED 0x02 /* --allow-expired */
 #define PGPK_USE_ALLOW_REVOKED 0x04 /* --allow-revoked: soft ones only */
+/* OpenPGP's judgement alone, without the kernel's floor on the
+ * self-signature (list's can_sign, GnuPG's meaning): nothing converts
+ * with it. */
+#define PGPK_USE_OPENPGP 0x08
 
 /*
  * Whether `key` of `cert` may be used (RFC 9580 5.2.3.13, 5.2.3.29,
  * 5.2.3.31, 5.2.3.34, 10.1.1), at the `now` the keyring was parsed at:
  * valid self-signature and binding, back-signature for a signing subkey,
  * not revoked (hard: whatever `use` says), not expired (the primary's
- * expiry included), may sign (PGPK_USE_SIGN).  Every command decides
- * with this function.  0, or -EKEYREJECTED / -EKEYEXPIRED and `err`
- * naming the rule.
+ * expiry included), a self-signature (and a subkey's binding) the kernel
+ * checks, which it reads the key's use and life from (the policy floor:
+ * no SHA-1; but with PGPK_USE_OPENPGP), may sign (PGPK_USE_SIGN).  Every
+ * command decides with this function.  0, or -EKEYREJECTED /
+ * -EKEYEXPIRED and `err` naming the rule.
  */
 int pgpk_key_usable(const struct pgpk_cert *cert, const struct pgpk_pubkey *key,
 		    unsigned int use, struct pgpk_error *err);
+
+/*
+ * The self-signature of `key` the kernel reads its use and life from
+ * and cannot check (its primary key's, or a subkey's binding), or NULL;
+ * `what` names it.
+ */
+const struct pgpk_signature *pgpk_self_unchecked(const struct pgpk_cert *cert,
+						const struct pgpk_pubkey *key,
+						const char **what);
 
 /* When `key` expires, its primary's expiry included; 0 = never. */
 int64_t pgpk_key_expires(const struct pgpk_cert *cert,
