@@ -192,12 +192,16 @@ struct pgpk_pubkey {
 	 * signing AND valid AND not revoked AND not expired. */
 	bool can_sign;
 	/* Subkey: its deciding binding signature (0x18); primary: the
-	 * self-signature that decides its expiry and flags, as the kernel
-	 * reads them (Key.self_signature): the direct-key signature (0x1f)
-	 * if it has Key Flags or a Key Expiration Time, else the primary
-	 * user ID's newest self-signature, else the direct-key signature.
-	 * NULL if none. */
+	 * self-signature the kernel reads its expiry and flags from
+	 * (Key.self_signature), the one its version reads: a v4 key's
+	 * primary user ID's newest self-signature, a v6 key's direct-key
+	 * signature (RFC 9580 10.1.1, 10.1.3).  NULL if none. */
 	const struct pgpk_signature *binding;
+	/* Primary v4: a direct-key signature says less (flags or expiry)
+	 * than `binding`; usage and expires are the narrower (GnuPG's
+	 * reading), and the key does not convert (the kernel reads one
+	 * signature). */
+	bool self_narrowed;
 	/* An MPI of the key whose bit count does not match its value
 	 * (RFC 9580 3.2): listed, but never converted (the kernel's
 	 * rebuilt packet would differ). */
@@ -434,15 +438,6 @@ const char *pgpk_pk_algo_name(unsigned int algo);
  */
 int pgpk_key_usable(const struct pgpk_cert *cert, const struct pgpk_pubkey *key,
 		    unsigned int use, struct pgpk_error *err);
-
-/*
- * The self-signature of `key` the kernel reads its use and life from
- * and cannot check (its primary key's, or a subkey's binding), or NULL;
- * `what` names it.
- */
-const struct pgpk_signature *pgpk_self_unchecked(const struct pgpk_cert *cert,
-						const struct pgpk_pubkey *key,
-						const char **what);
 
 /* When `key` expires, its primary's expiry included; 0 = never. */
 int64_t pgpk_key_expires(const struct pgpk_cert *cert,
