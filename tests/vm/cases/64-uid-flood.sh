@@ -181,13 +181,13 @@ tally=$(flood_tally)
 max=$(awk '{ if ($1 > b) b = $1; if ($2 > p) p = $2; if ($3 > r) r = $3 }
 	END { printf "brokers %d, parsers %d, request-key %d", b, p, r }' \
 	/tmp/64/samples)
-# The helper's lines during the flood, less root's and alice's.
-nlines=$(($(pgpk_log_since "$lines" | grep -c "$PGPK_HELPER_TAG") - 2))
+# The helper's lines about nobody's requests during the flood.
+nlines=$(pgpk_log_since "$lines" | grep -c "$PGPK_HELPER_TAG.*uid 65534:")
 echo "PGPK-MEASURE 64-uid-flood: root's add alone $alone s, 1 s into" \
 	"the flood $during; alice's alone $alice_alone s, then $alice_during"
 echo "PGPK-MEASURE 64-uid-flood: nobody's $FLOOD adds took" \
 	"$(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }') s: $tally" \
-	"in flight at most (0.5 s samples): $max; helper log lines: $nlines"
+	"in flight at most (0.5 s samples): $max; his helper log lines: $nlines"
 # 10 lines per 5 s, one suppressed-count line per window, and the
 # other lines of the window (anchors, warnings) are each his too.
 bound=$(echo "$t0 $t1" | awk '{ printf "%d", (($2 - $1) / 5 + 2) * 11 }')
