@@ -128,9 +128,12 @@ int pgpk_quota_take(struct pgpk_quota *q, unsigned int max, char *why,
 			(unsigned int)q->uid, max, max);
 		return -EDQUOT;
 	}
-	snprintf(why, why_len, "slot %u of uid %u: %s%s", i - 1,
-		 (unsigned int)q->uid, strerror(-ret),
-		 pgpk_quota_shortage(-ret) ? "; running without a slot" : "");
+	snprintf(
+		why, why_len, "slot %u of uid %u: %s%s", i - 1,
+		(unsigned int)q->uid, strerror(-ret),
+		pgpk_quota_shortage(-ret) ?
+			"; running without a slot, at nice 19 (make room in /run)" :
+			"");
 	return pgpk_quota_shortage(-ret) ? 0 : -EIO;
 }
 

@@ -320,7 +320,10 @@ static int pgpk_upcall_admit(struct pgpk_upcall *up,
 		return EIO;
 	}
 	if (state_err)
-		snprintf(why, why_len, "%s; running without a slot", state);
+		snprintf(
+			why, why_len,
+			"%s; running without a slot, at nice 19 (make room in /run)",
+			state);
 	else
 		ret = pgpk_quota_take(&up->quota, policy->max_per_uid, why,
 				      why_len);
