@@ -17,8 +17,8 @@
 #    helper is left and every slot of his is free (most of his brokers
 #    were SIGKILLed by the module: their locks went with them).  Each
 #    request's start (/sbin/request-key and pgpk-helper, before anything
-#    can tell whose it is) is not bounded here: SECURITY.md, "What a
-#    flood still costs".
+#    can tell whose it is) is not bounded here, and on a busy host it
+#    alone makes root's add time out: SECURITY.md, "One user's flood".
 # 2. nobody's 4 slots held (tools/pgpk-hold): his add is EDQUOT, root's
 #    and alice's succeed; with 3 held, his add succeeds.
 # 3. nobody alone: 4 concurrent adds all succeed (the bound, not fewer).
