@@ -158,8 +158,16 @@ static int pgpk_upcall_actor(struct key *authkey, void *aux)
 	return ret;
 }
 
+/*
+ * A request in flight holds 4 KiB of its requester's key quota
+ * (key_alloc() charges def_datalen until the answer, which is charged
+ * nothing): with the default 20,000-octet quota (keys/maxbytes), a user
+ * has at most 4 in flight, and one more is refused, EDQUOT, before
+ * anything is started (trust rule 7).
+ */
 static struct key_type pgpk_key_type_upcall = {
 	.name		= "pgpk",
+	.def_datalen	= 4096,
 	.flags		= KEY_TYPE_INSTANT_REAP,
 	.preparse	= pgpk_upcall_preparse,
 	.free_preparse	= user_free_preparse,
@@ -554,5 +562,4 @@ module_init(pgpk_init);
 module_exit(pgpk_exit);
 
 MODULE_DESCRIPTION("OpenPGP keys and signatures, parsed in user space");
-MODULE_AUTHOR("pgpk");
 MODULE_LICENSE("GPL");
