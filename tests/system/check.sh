@@ -480,6 +480,13 @@ sb-unenrolled)
 		*) fail sb-unenrolled/module-refused "no 'Key was rejected by service' from systemd-modules-load and modprobe: $err" ;;
 		esac
 	fi
+	# without the module nothing reads OpenPGP: the kernel's own parsers
+	# refuse the bytes
+	if out=$(keyctl padd asymmetric "" @s <"$key" 2>&1); then
+		fail sb-unenrolled/openpgp-refused "an OpenPGP key was added without pgpk: $out"
+	else
+		pass sb-unenrolled/openpgp-refused "keyctl padd asymmetric (an OpenPGP key): $out"
+	fi
 	lines=$(ima_journal)
 	echo "$lines"
 	if [ -f /etc/pgpk/ima/policy ]; then
