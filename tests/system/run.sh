@@ -449,6 +449,7 @@ if in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y \
 			-name 'pgpk.ko*' 2>/dev/null | head -n 1)
 		if [ -n "$ko" ]; then
 			result PASS dkms-new-kernel/built "$new_kernel: ${ko#"$sysroot"}"
+			[ -n "$sb" ] && sb_signed "sb/dkms-signed/$new_kernel" "${ko#"$sysroot"}"
 		else
 			tail -n 15 "$out/new-kernel.log" | sed 's/^/    /'
 			result FAIL dkms-new-kernel/built "$new_kernel: no updates/dkms/pgpk.ko* (see $out/new-kernel.log)"
