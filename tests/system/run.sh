@@ -661,7 +661,9 @@ fi
 log "disk image (mkfs.ext4 -d${sb:+; GPT with an EFI system partition})"
 rm -f "$out/disk.img"
 if [ -n "$sb" ]; then
-	# sectors: the EFI system partition at 1 MiB (64 MiB), the root file
+	# sectors: the EFI system partition at 1 MiB (64 MiB, FAT16: mkfs.vfat
+	# would take FAT32 from the size of the whole file, too big for 64 MiB),
+	# the root file
 	# system (4 GiB) after it, the backup GPT at the end
 	esp_at=2048 esp_n=131072 root_at=133120 root_n=8388608
 	truncate -s $(((root_at + root_n + 2048) * 512)) "$out/disk.img"
@@ -671,7 +673,7 @@ if [ -n "$sb" ]; then
 		echo "start=$esp_at, size=$esp_n, type=C12A7328-F81F-11D2-BA4B-00A0C93EC93B, name=\"EFI System\""
 		echo "start=$root_at, size=$root_n, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4, name=\"pgpk-root\""
 	} | sfdisk -q "$out/disk.img" >"$out/mkfs.log" 2>&1 &&
-		mkfs.vfat --offset "$esp_at" -n PGPK-ESP "$out/disk.img" \
+		mkfs.vfat -F 16 --offset "$esp_at" -n PGPK-ESP "$out/disk.img" \
 			$((esp_n / 2)) >>"$out/mkfs.log" 2>&1 &&
 		mmd -i "$esp" ::/EFI ::/EFI/BOOT >>"$out/mkfs.log" 2>&1 &&
 		mcopy -i "$esp" "$out"/esp/* ::/EFI/BOOT/ >>"$out/mkfs.log" 2>&1 &&
