@@ -271,13 +271,15 @@ module_signed() {
 	cert=$(dkms_cert)
 	subject=$(openssl x509 -inform DER -in "$cert" -noout -subject 2>/dev/null |
 		sed 's/^subject= *//; s/^CN *= *//')
-	skid=$(openssl x509 -inform DER -in "$cert" -noout -ext subjectKeyIdentifier 2>/dev/null |
-		tail -n 1 | tr -d ' :' | tr 'A-F' 'a-f')
+	# (modinfo's sig_key of a module sign-file signed with a certificate is
+	# that certificate's serial number)
+	skid=$(openssl x509 -inform DER -in "$cert" -noout -serial 2>/dev/null |
+		sed 's/^serial=//' | tr 'A-F' 'a-f')
 	signer=$(modinfo -F signer pgpk 2>/dev/null)
 	key=$(modinfo -F sig_key pgpk 2>/dev/null | tr -d ':' | tr 'A-F' 'a-f')
 	taint=$(cat /proc/sys/kernel/tainted)
 	loaded=$(klog "Loaded X.509 cert '$subject" | tail -n 1 | sed 's/^.*\] //')
-	echo "# pgpk: signer '$signer', sig_key $key; $cert: '$subject', $skid; tainted $taint"
+	echo "# pgpk: signer '$signer', sig_key $key; $cert: '$subject', serial $skid; tainted $taint"
 	echo "$loaded"
 	if [ ! -d /sys/module/pgpk ]; then
 		fail "$1" "pgpk is not loaded"
