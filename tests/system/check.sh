@@ -293,6 +293,22 @@ module_signed() {
 		pass "$1" "$(modinfo -F filename pgpk) signed by '$signer' ($key); $loaded"
 	fi
 }
+# ima_arch_policy CHECK: with Secure Boot on, IMA's architecture policy
+# (CONFIG_IMA_ARCH_POLICY: "measure func=MODULE_CHECK", "measure
+# func=KEXEC_KERNEL_CHECK", ahead of any policy loaded later) measured
+# pgpk's module file as it was loaded; the policy the initramfs loaded
+# (ima-at-boot) went in after it ("ima: policy update completed").
+ima_arch_policy() {
+	local m
+	m=$(grep 'pgpk\.ko' /sys/kernel/security/ima/ascii_runtime_measurements 2>&1 |
+		head -n 1)
+	echo "# IMA measurements of pgpk: $m"
+	show grep -c . /sys/kernel/security/ima/ascii_runtime_measurements
+	case "$m" in
+	*/updates/dkms/pgpk.ko*) pass "$1" "measured at load (arch policy): $(echo "$m" | cut -d ' ' -f 1,3,5)" ;;
+	*) fail "$1" "no measurement of pgpk.ko in IMA's list (no arch policy: Secure Boot off?)" ;;
+	esac
+}
 # sb_enrolled_checks: after the enrolment (run.sh answered MokManager)
 sb_enrolled_checks() {
 	local cert t out
@@ -305,6 +321,7 @@ sb_enrolled_checks() {
 	esac
 	show keyctl show %:.machine
 	module_signed sb/module-signature
+	ima_arch_policy sb/ima-arch-policy
 	# The controls: the same module, Debian's dummy.ko, unsigned, signed by
 	# a key nobody enrolled, signed by DKMS's key.
 	insmod_refused sb/control-unsigned "$data/control/control-unsigned.ko" \
@@ -647,6 +664,7 @@ new-kernel)
 	if [ -f "$data/secure-boot" ]; then
 		sb_state "sb/$want"
 		module_signed "sb/$want/module-signature"
+		ima_arch_policy "sb/$want/ima-arch-policy"
 	fi
 	[ -f /etc/pgpk/ima/policy ] && ima_checks "ima-at-boot/$want"
 	purge_check
