@@ -699,6 +699,8 @@ else
 	mkfs.ext4 -q -F -L pgpk-root -d "$sysroot" "$out/disk.img" 4G \
 		>"$out/mkfs.log" 2>&1 || die boot "mkfs.ext4 failed" "$out/mkfs.log"
 fi
+# (the password MokManager will ask for, kept: the system is gone next)
+[ -n "$sb" ] && cp "$d/mok-password" "$out/mok-password"
 rm -rf "$sysroot"
 
 timeout_s=${PGPK_SYSTEM_TIMEOUT:-900}
@@ -787,7 +789,7 @@ if [ -n "$sb" ]; then
 		con=$out/console-mokmanager.log
 		log "boot mokmanager: shim starts MokManager; answering it on the serial console (mokmanager.py)"
 		tb=$(date +%s)
-		python3 "$here/mokmanager.py" "$con" "$(cat "$d/mok-password")" 300 \
+		python3 "$here/mokmanager.py" "$con" "$(cat "$out/mok-password")" 300 \
 			-- "${qemu_sb[@]}" 2>"$out/mokmanager.log"
 		qrc=$?
 		tr -d '\r' <"$con" | sed 's/\x1b\[[0-9;?]*[A-Za-z]/ /g' >"$con.txt"
