@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pgpk-helper: one binary, one command table.  See helper/commands.h for
+ * pgpk-helper: one binary, one command table.  See helper/cli/commands.h for
  * how to add a command.
  */
 #include <stdio.h>
@@ -8,7 +8,7 @@
 
 #include <openssl/crypto.h>
 
-#include "helper/commands.h"
+#include "helper/cli/commands.h"
 #include "sandbox/pgpk_sandbox.h" /* PGPK_OPENSSL_INIT */
 
 static const struct pgpk_command pgpk_commands[] = {

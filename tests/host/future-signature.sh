@@ -1,5 +1,5 @@
 #!/bin/bash
-# Signatures from the future (issue 11).  pgpk's rule (helper/policy.c
+# Signatures from the future (issue 11).  pgpk's rule (helper/broker/policy.c
 # pgpk_policy_check_sig()): a signature created more than
 # PGPK_POLICY_CLOCK_SKEW (300) seconds after now is refused, by `verify`
 # and by the upcall alike (the parser child leaves it out of the answer,

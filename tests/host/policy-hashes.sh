@@ -2,7 +2,7 @@
 # --hashes accepts exactly the hashes every check supports (issue 11): a
 # name is accepted by the policy option iff the kernel (the table of
 # pgpk_sig_digest() in kernel/pgpk_sig.c) and `pgpk-helper verify` (pgpk_verify_md() in
-# helper/verify.c) both check signatures made with it, and it is not a
+# helper/cli/verify.c) both check signatures made with it, and it is not a
 # broken hash (MD5, SHA-1, RIPEMD-160: the kernel's floor).  SHA-3
 # (Debian's kernels build it as a module) is not checked by pgpk, so
 # sha3-256 and sha3-512 are refused, with the same message by every
@@ -34,7 +34,7 @@ table_ids() {
 		sort -n | tr '\n' ' '
 }
 kernel=$(table_ids kernel/pgpk_sig.c 'struct pgpk_sig_info \*pgpk_sig_digest(')
-verify=$(case_ids helper/verify.c 'static bool pgpk_verify_md(')
+verify=$(case_ids helper/cli/verify.c 'static bool pgpk_verify_md(')
 [ -n "$kernel" ] && [ -n "$verify" ] ||
 	{ echo "FAIL: cannot read the hash tables"; exit 1; }
 echo "kernel checks: $kernel; verify checks: $verify"

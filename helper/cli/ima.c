@@ -40,10 +40,10 @@
 #include <openssl/param_build.h>
 #include <openssl/rsa.h>
 
-#include "helper/commands.h"
-#include "helper/pgpk_broker.h"
-#include "helper/pgpk_canon_key.h"
-#include "helper/pgpk_child.h"
+#include "helper/cli/commands.h"
+#include "helper/broker/pgpk_broker.h"
+#include "helper/broker/pgpk_canon_key.h"
+#include "helper/parser/pgpk_child.h"
 #include "proto/pgpk_fields.h"
 
 /* include/uapi/linux/hash_info.h and security/integrity/integrity.h */

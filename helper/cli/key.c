@@ -31,10 +31,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "helper/commands.h"
+#include "helper/cli/commands.h"
 #include "helper/openpgp/openpgp.h"
-#include "helper/pgpk_anchors.h"
-#include "helper/pgpk_policy.h"
+#include "helper/broker/pgpk_anchors.h"
+#include "helper/broker/pgpk_policy.h"
 
 struct pgpk_cli_conv {
 	const char *cmd;

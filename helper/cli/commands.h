@@ -7,7 +7,7 @@
  *
  * To add a command: declare its function here (or in its own header
  * included here), add one line to pgpk_commands[] in main.c and its source
- * file to //helper:pgpk-helper in helper/BUILD.
+ * file to //helper/cli in helper/cli/BUILD.
  */
 #ifndef PGPK_COMMANDS_H
 #define PGPK_COMMANDS_H
@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "helper/pgpk_runtime.h" /* upcall, debug, sandbox-policy, selftest */
+#include "helper/broker/pgpk_runtime.h" /* upcall, debug, sandbox-policy, selftest */
 
 struct pgpk_command {
 	const char *name;
@@ -24,7 +24,7 @@ struct pgpk_command {
 	const char *usage; /* one line: arguments, then a summary */
 };
 
-/* Parsing CLI (helper/cli_*.c). */
+/* Parsing CLI (helper/cli/). */
 int pgpk_cmd_list(int argc, char **argv);
 int pgpk_cmd_convert(int argc, char **argv);
 int pgpk_cmd_key(int argc, char **argv);
@@ -33,17 +33,17 @@ int pgpk_cmd_dump(int argc, char **argv);
 
 /*
  * Whole certificates into the kernel: each primary key through the
- * upcall, each signing subkey as a canonical key (helper/cli_import.c).
+ * upcall, each signing subkey as a canonical key (helper/cli/import.c).
  */
 int pgpk_cmd_import(int argc, char **argv);
 
-/* User-space reference of the kernel's signature check (helper/verify.c). */
+/* User-space reference of the kernel's signature check (helper/cli/verify.c). */
 int pgpk_cmd_verify(int argc, char **argv);
 
-/* IMA signatures through gpg-agent (helper/cli_ima.c). */
+/* IMA signatures through gpg-agent (helper/cli/ima.c). */
 int pgpk_cmd_ima_sign(int argc, char **argv);
 
-/* Shared by the CLI commands (helper/cli_util.c). */
+/* Shared by the CLI commands (helper/cli/util.c). */
 #define PGPK_CLI_MAX_INPUT (256u * 1024 * 1024)
 /* Read a whole file ("-" = stdin) into a malloc()ed buffer; on error print
  * a message naming the file and return -errno. */

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "helper/commands.h"
-#include "helper/pgpk_canon_key.h"
+#include "helper/cli/commands.h"
+#include "helper/broker/pgpk_canon_key.h"
 #include "proto/pgpk_fields.h"
 
 struct pgpk_dump {

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "helper/pgpk_anchors.h"
-#include "helper/pgpk_broker.h"
-#include "helper/pgpk_child.h"
-#include "helper/pgpk_runtime.h"
+#include "helper/broker/pgpk_anchors.h"
+#include "helper/broker/pgpk_broker.h"
+#include "helper/parser/pgpk_child.h"
+#include "helper/broker/pgpk_runtime.h"
 #include "proto/pgpk_fields.h"
 
 struct pgpk_debug {

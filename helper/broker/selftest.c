@@ -34,10 +34,10 @@
 #include <openssl/param_build.h>
 #include <openssl/rsa.h>
 
-#include "helper/pgpk_broker.h"
-#include "helper/pgpk_child.h"
-#include "helper/pgpk_runtime.h"
-#include "helper/selftest_vectors.h"
+#include "helper/broker/pgpk_broker.h"
+#include "helper/parser/pgpk_child.h"
+#include "helper/broker/pgpk_runtime.h"
+#include "helper/broker/selftest_vectors.h"
 
 #define PGPK_ST_WATCHDOG_MS 300
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "helper/pgpk_policy.h"
+#include "helper/broker/pgpk_policy.h"
 
 static const struct {
 	const char *name;

@@ -56,12 +56,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "helper/commands.h"
+#include "helper/cli/commands.h"
 #include "helper/openpgp/openpgp.h"
-#include "helper/pgpk_anchors.h"
-#include "helper/pgpk_broker.h"
-#include "helper/pgpk_canon_key.h"
-#include "helper/pgpk_child.h"
+#include "helper/broker/pgpk_anchors.h"
+#include "helper/broker/pgpk_broker.h"
+#include "helper/broker/pgpk_canon_key.h"
+#include "helper/parser/pgpk_child.h"
 #include "proto/pgpk_fields.h"
 
 /* add_key("asymmetric") payloads the X.509 parser lets through. */

@@ -65,7 +65,7 @@
 #include <stdint.h>
 
 #include "helper/pgpk_convert.h"
-#include "helper/pgpk_policy.h"
+#include "helper/broker/pgpk_policy.h"
 #include "sandbox/pgpk_sandbox.h"
 
 #define PGPK_ANSWER_MAGIC "PGKA"
@@ -111,7 +111,7 @@ struct pgpk_child_ctx {
  * The work the sandboxed child does with the input it read from its pipe:
  * write its answer frame(s) to out_fd and return the exit status.  The
  * real ones are pgpk_child_convert() and pgpk_child_import()
- * (helper/child.c); tests plug in others.
+ * (helper/parser/child.c); tests plug in others.
  */
 typedef int (*pgpk_child_fn)(const struct pgpk_child_ctx *ctx,
 			     const uint8_t *in, size_t len, int out_fd);

@@ -17,8 +17,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include "helper/pgpk_broker.h"
-#include "helper/pgpk_canon_key.h"
+#include "helper/broker/pgpk_broker.h"
+#include "helper/broker/pgpk_canon_key.h"
 #include "proto/pgpk_fields.h"
 
 /* Exit statuses of the child wrapper (the work returns its own). */

@@ -13,7 +13,7 @@
  * program assumes the authority to instantiate that key, reads the
  * OpenPGP bytes from the authorisation key and the trust anchors from
  * their directory (--anchors, /etc/pgpk/anchors/), has the sandboxed
- * parser convert the certificate's primary key (helper/broker.c), and
+ * parser convert the certificate's primary key (helper/broker/broker.c), and
  * either instantiates the key with the re-validated canonical blob or
  * rejects it with an errno for PGPK_REJECT_TIMEOUT seconds.  One log line
  * per request says which.  The kernel waits at most its upcall_timeout
@@ -29,11 +29,11 @@
 
 #include <keyutils.h>
 
-#include "helper/pgpk_anchors.h"
-#include "helper/pgpk_broker.h"
-#include "helper/pgpk_child.h"
-#include "helper/pgpk_log.h"
-#include "helper/pgpk_runtime.h"
+#include "helper/broker/pgpk_anchors.h"
+#include "helper/broker/pgpk_broker.h"
+#include "helper/parser/pgpk_child.h"
+#include "helper/broker/pgpk_log.h"
+#include "helper/broker/pgpk_runtime.h"
 
 struct pgpk_upcall {
 	key_serial_t key;

@@ -41,7 +41,7 @@
  * kernel applies the same rule to the signatures of an upcall answer
  * (kernel/pgpk_verify.c pgpk_sigs_check()).
  *
- * Exit status (helper/commands.h): 0 at least N (--signatures, default 1)
+ * Exit status (helper/cli/commands.h): 0 at least N (--signatures, default 1)
  * good signatures and no bad one, 1 a signature is bad (the data or
  * signature was changed), 2 fewer than N good ones and none bad (nothing
  * checkable), with a last line counting them.
@@ -54,10 +54,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "helper/commands.h"
+#include "helper/cli/commands.h"
 #include "helper/openpgp/openpgp.h"
-#include "helper/pgpk_policy.h"
-#include "helper/pgpk_canon_key.h"
+#include "helper/broker/pgpk_policy.h"
+#include "helper/broker/pgpk_canon_key.h"
 #include "kernel/pgpk_canon.h"
 #include "proto/pgpk_fields.h"
 

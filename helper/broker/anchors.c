@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "helper/pgpk_anchors.h"
+#include "helper/broker/pgpk_anchors.h"
 
 static bool pgpk_anchor_name(const char *name)
 {

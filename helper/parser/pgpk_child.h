@@ -3,7 +3,7 @@
 #ifndef PGPK_CHILD_H
 #define PGPK_CHILD_H
 
-#include "helper/pgpk_broker.h"
+#include "helper/broker/pgpk_broker.h"
 
 /* pgpk_convert() of the input: one frame, the answer or its errno. */
 int pgpk_child_convert(const struct pgpk_child_ctx *ctx, const uint8_t *in,

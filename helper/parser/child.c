@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "helper/openpgp/openpgp.h"
-#include "helper/pgpk_broker.h"
-#include "helper/pgpk_child.h"
+#include "helper/broker/pgpk_broker.h"
+#include "helper/parser/pgpk_child.h"
 
 /* The signatures of the answer are those the broker's policy allows. */
 static int pgpk_child_sig_filter(const void *arg, const struct pgpk_sig *sig,

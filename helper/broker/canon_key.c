@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "helper/pgpk_canon_key.h"
+#include "helper/broker/pgpk_canon_key.h"
 #include "helper/pgpk_digest.h"
 
 size_t pgpk_canon_key_ids(const struct pgpk_key_material *m, u8 *fpr, u8 *keyid)

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "helper/commands.h"
+#include "helper/cli/commands.h"
 #include "helper/openpgp/openpgp.h"
 
 static void pgpk_hex(FILE *out, const uint8_t *p, size_t n)

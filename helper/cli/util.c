@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-#include "helper/commands.h"
+#include "helper/cli/commands.h"
 
 int pgpk_cli_read_file(const char *path, uint8_t **data, size_t *len)
 {
