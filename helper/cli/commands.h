@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "helper/broker/pgpk_runtime.h" /* upcall, debug, sandbox-policy, selftest */
+#include "helper/upcall/pgpk_runtime.h" /* upcall, debug, sandbox-policy, selftest */
 
 struct pgpk_command {
 	const char *name;

@@ -32,8 +32,8 @@
 #include "helper/broker/pgpk_anchors.h"
 #include "helper/broker/pgpk_broker.h"
 #include "helper/parser/pgpk_child.h"
-#include "helper/broker/pgpk_log.h"
-#include "helper/broker/pgpk_runtime.h"
+#include "helper/upcall/pgpk_log.h"
+#include "helper/upcall/pgpk_runtime.h"
 
 struct pgpk_upcall {
 	key_serial_t key;

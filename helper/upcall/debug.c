@@ -16,7 +16,7 @@
 #include "helper/broker/pgpk_anchors.h"
 #include "helper/broker/pgpk_broker.h"
 #include "helper/parser/pgpk_child.h"
-#include "helper/broker/pgpk_runtime.h"
+#include "helper/upcall/pgpk_runtime.h"
 #include "proto/pgpk_fields.h"
 
 struct pgpk_debug {

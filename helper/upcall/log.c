@@ -7,7 +7,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include "helper/broker/pgpk_log.h"
+#include "helper/upcall/pgpk_log.h"
 
 void pgpk_log_open(struct pgpk_log *log, enum pgpk_log_mode mode)
 {

@@ -36,8 +36,8 @@
 
 #include "helper/broker/pgpk_broker.h"
 #include "helper/parser/pgpk_child.h"
-#include "helper/broker/pgpk_runtime.h"
-#include "helper/broker/selftest_vectors.h"
+#include "helper/upcall/pgpk_runtime.h"
+#include "helper/upcall/selftest_vectors.h"
 
 #define PGPK_ST_WATCHDOG_MS 300
 
