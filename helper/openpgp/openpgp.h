@@ -282,7 +282,11 @@ struct pgpk_parse_opts {
 	/* Skip the cryptography: every well-formed self-signature counts as
 	 * verified (the other rules still apply).  For fuzzing/dumping. */
 	bool no_verify;
-	/* Worker threads for verification; 0 or 1 = none (sandbox). */
+	/*
+	 * Worker threads for verification; 0 or 1 = none.  A process that
+	 * may create none when it parses (the sandboxed parser: its filter
+	 * forbids clone()) starts them first, pgpk_workers_start().
+	 */
 	unsigned int threads;
 	/* Binary input is not copied: `in` must then outlive the keyring
 	 * (saves a copy of a 28 MB keyring). */
@@ -374,6 +378,16 @@ int pgpk_text_canonicalize_detached(const uint8_t *in, size_t len,
  */
 int pgpk_cert_starts(const uint8_t *packets, size_t len, size_t **starts,
 		     size_t *n, struct pgpk_error *err);
+
+/*
+ * Start the threads pgpk_keyring_parse() validates on (n in all, with
+ * the caller's: n - 1 threads, at most 7), for a process that may create
+ * none when it parses: the sandboxed parser starts them before its
+ * seccomp filter (pgpk_sandbox_enter_with()).  They never end; the
+ * process's exit ends them.  0, or the error of pthread_create() (as a
+ * negative errno) with those started so far kept.
+ */
+int pgpk_workers_start(unsigned int n);
 
 /* Parse every certificate of the input (binary, armored). */
 int pgpk_keyring_parse(const uint8_t *in, size_t len,

@@ -176,6 +176,94 @@ error:
 	return NULL;
 }
 
+/*
+ * Threads started ahead (pgpk_workers_start()), for a process that may
+ * not create any when it validates: the sandboxed parser, whose seccomp
+ * filter forbids clone().  A slot's thread runs the worker put in it,
+ * then waits for the next; it never ends (the end of a thread makes
+ * system calls that filter forbids: glibc blocks signals around it), the
+ * process's _exit() ends it.  One keyring at a time.
+ */
+static struct {
+	pthread_mutex_t m;
+	pthread_cond_t cv;
+	size_t n; /* threads started */
+	size_t ready; /* of them, running their own code */
+	struct pgpk_worker *job[PGPK_MAX_WORKERS - 1];
+	size_t pending;
+} pgpk_pool = { .m = PTHREAD_MUTEX_INITIALIZER,
+		.cv = PTHREAD_COND_INITIALIZER };
+
+static void *pgpk_pool_thread(void *arg)
+{
+	size_t slot = (size_t)(uintptr_t)arg;
+	struct pgpk_worker *w;
+
+	pthread_mutex_lock(&pgpk_pool.m);
+	pgpk_pool.ready++;
+	pthread_cond_broadcast(&pgpk_pool.cv);
+	for (;;) {
+		while (!pgpk_pool.job[slot])
+			pthread_cond_wait(&pgpk_pool.cv, &pgpk_pool.m);
+		w = pgpk_pool.job[slot];
+		pthread_mutex_unlock(&pgpk_pool.m);
+		pgpk_worker_run(w);
+		pthread_mutex_lock(&pgpk_pool.m);
+		pgpk_pool.job[slot] = NULL;
+		pgpk_pool.pending--;
+		pthread_cond_broadcast(&pgpk_pool.cv);
+	}
+	return NULL;
+}
+
+int pgpk_workers_start(unsigned int n)
+{
+	size_t want = n > 1 ? n - 1 : 0;
+	pthread_t t;
+	int ret = 0;
+
+	if (want > PGPK_MAX_WORKERS - 1)
+		want = PGPK_MAX_WORKERS - 1;
+	pthread_mutex_lock(&pgpk_pool.m);
+	while (pgpk_pool.n < want) {
+		ret = -pthread_create(&t, NULL, pgpk_pool_thread,
+				      (void *)(uintptr_t)pgpk_pool.n);
+		if (ret)
+			break;
+		pthread_detach(t);
+		pgpk_pool.n++;
+	}
+	/* Only once they run their own code: glibc's start of a thread
+	 * makes system calls (rseq, set_robust_list, rt_sigprocmask). */
+	while (pgpk_pool.ready < pgpk_pool.n)
+		pthread_cond_wait(&pgpk_pool.cv, &pgpk_pool.m);
+	pthread_mutex_unlock(&pgpk_pool.m);
+	return ret;
+}
+
+/* Workers 1.. to the pool's threads; returns how many it took, plus 1. */
+static size_t pgpk_pool_hand_out(struct pgpk_worker *workers, size_t n)
+{
+	size_t i;
+
+	pthread_mutex_lock(&pgpk_pool.m);
+	for (i = 1; i < n && i - 1 < pgpk_pool.n; i++) {
+		pgpk_pool.job[i - 1] = &workers[i];
+		pgpk_pool.pending++;
+	}
+	pthread_cond_broadcast(&pgpk_pool.cv);
+	pthread_mutex_unlock(&pgpk_pool.m);
+	return i;
+}
+
+static void pgpk_pool_wait(void)
+{
+	pthread_mutex_lock(&pgpk_pool.m);
+	while (pgpk_pool.pending)
+		pthread_cond_wait(&pgpk_pool.cv, &pgpk_pool.m);
+	pthread_mutex_unlock(&pgpk_pool.m);
+}
+
 int pgpk_validate_all(struct pgpk_keyring *ring,
 		      const struct pgpk_parse_opts *opts)
 {
@@ -205,17 +293,25 @@ int pgpk_validate_all(struct pgpk_keyring *ring,
 	owner = pgpk_split_by_cost(ring, nthreads);
 	for (i = 0; i < nthreads; i++)
 		workers[i].owner = owner;
-	/* Worker 0 runs here; the others on their own threads.  If a
-	 * thread cannot be created, its share runs here too. */
-	for (started = 1; started < nthreads; started++)
-		if (pthread_create(&workers[started].thread, NULL,
-				   pgpk_worker_run, &workers[started]))
-			break;
+	/* Worker 0 runs here; the others on threads: the pool's if it was
+	 * started, else their own.  If a thread cannot be had, its share
+	 * runs here too. */
+	if (pgpk_pool.n) {
+		started = pgpk_pool_hand_out(workers, nthreads);
+	} else {
+		for (started = 1; started < nthreads; started++)
+			if (pthread_create(&workers[started].thread, NULL,
+					   pgpk_worker_run, &workers[started]))
+				break;
+	}
 	for (i = started; i < nthreads; i++)
 		pgpk_worker_run(&workers[i]);
 	pgpk_worker_run(&workers[0]);
-	for (i = 1; i < started; i++)
-		pthread_join(workers[i].thread, NULL);
+	if (pgpk_pool.n)
+		pgpk_pool_wait();
+	else
+		for (i = 1; i < started; i++)
+			pthread_join(workers[i].thread, NULL);
 	for (i = 0; i < nthreads; i++) {
 		ring->nsigs_verified += workers[i].verified;
 		if (workers[i].exhausted && !ret)
