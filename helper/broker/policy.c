@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "helper/broker/pgpk_policy.h"
+#include "helper/pgpk_text.h"
 
 static const struct {
 	const char *name;
@@ -318,6 +319,7 @@ int pgpk_policy_check_sig(const struct pgpk_policy *policy,
 			  size_t why_len)
 {
 	const char *name = pgpk_hash_name(sig->hash_algorithm);
+	char t1[PGPK_TIME_LEN], t2[PGPK_TIME_LEN];
 	struct pgpk_hashed h;
 
 	/* RFC 9580 9.5: hash by ID; anything not allowed is refused. */
@@ -335,10 +337,10 @@ int pgpk_policy_check_sig(const struct pgpk_policy *policy,
 	 */
 	if ((int64_t)sig->created > now + PGPK_POLICY_CLOCK_SKEW) {
 		snprintf(why, why_len,
-			 "policy: signature created at %" PRIu32 ", %" PRId64
+			 "policy: signature created at %s, %" PRId64
 			 " s in the future (allowed clock skew %d s)",
-			 sig->created, (int64_t)sig->created - now,
-			 PGPK_POLICY_CLOCK_SKEW);
+			 pgpk_time_str(sig->created, t1),
+			 (int64_t)sig->created - now, PGPK_POLICY_CLOCK_SKEW);
 		return -EKEYREJECTED;
 	}
 	/* RFC 9580 5.2.3.18: as the kernel's walk reads the hashed area */
@@ -346,9 +348,9 @@ int pgpk_policy_check_sig(const struct pgpk_policy *policy,
 	    pgpk_hashed_walk(sig->hashed_area.data, sig->hashed_area.len, &h) &&
 	    h.expires && (int64_t)h.created + h.expires <= now) {
 		snprintf(why, why_len,
-			 "policy: signature expired at %" PRIu64
-			 " (now %" PRId64 ")",
-			 (uint64_t)h.created + h.expires, now);
+			 "policy: signature expired at %s (now %s)",
+			 pgpk_time_str((int64_t)h.created + h.expires, t1),
+			 pgpk_time_str(now, t2));
 		return -EKEYEXPIRED;
 	}
 	return 0;

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pgpk-helper ima-sign [--key KEYID|FPR] [--hash sha256|sha384|sha512]
+ * pgpk ima-sign [--key KEYID|FPR] [--hash sha256|sha384|sha512]
  *                      [--print] FILE...
- * pgpk-helper ima-sign --new-key FPR
+ * pgpk ima-sign --new-key FPR
  *
  * A user tool, run by the key holder; nothing here runs as root on
  * someone else's input.  It signs files for IMA appraisal with a subkey
- * dedicated to IMA (kernel/pgpk_ima.h), through gpg-agent: the secret key
+ * dedicated to IMA (its mark: kernel/pgpk_canon.h PGPK_IMA_MARK_INIT), through gpg-agent: the secret key
  * never leaves the agent.
  *
  *   gpg --list-secret-keys --with-colons   which subkeys, their keygrips
@@ -41,6 +41,7 @@
 #include <openssl/rsa.h>
 
 #include "helper/cli/commands.h"
+#include "helper/pgpk_text.h"
 #include "helper/broker/pgpk_broker.h"
 #include "helper/broker/pgpk_canon_key.h"
 #include "helper/parser/pgpk_child.h"
@@ -59,7 +60,7 @@ struct pgpk_ima_hash {
 	int ima_algo; /* enum hash_algo (hash_info.h) */
 	int gcry_algo; /* libgcrypt's number, for SETHASH */
 	/* Not EVP_get_digestbyname(): the legacy name tables are never
-	 * built (helper/main.c). */
+	 * built (PGPK_OPENSSL_INIT, helper/pgpk.c). */
 	const EVP_MD *(*md)(void);
 };
 
@@ -101,8 +102,7 @@ static int pgpk_run(const char *const argv[], char **out, size_t *out_len)
 	if (!pid) {
 		dup2(fds[1], 1);
 		execvp(argv[0], (char *const *)argv);
-		fprintf(stderr, "pgpk-helper: ima-sign: %s: %s\n", argv[0],
-			strerror(errno));
+		pgpk_cli_err("%s: %s", argv[0], strerror(errno));
 		_exit(127);
 	}
 	close(fds[1]);
@@ -239,14 +239,6 @@ static int pgpk_ima_identify(struct pgpk_ima_key *key)
 	return ok ? 0 : -ENOMEM;
 }
 
-static void pgpk_hex(const uint8_t *p, size_t n, char *out)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		sprintf(out + 2 * i, "%02X", p[i]);
-}
-
 /* ---- which key ------------------------------------------------------ */
 
 static bool pgpk_ends_with(const char *s, const char *tail)
@@ -320,8 +312,8 @@ static int pgpk_ima_find(const char *want, bool verbose,
 	if (!ret && (wlen == 16 || wlen == 40 || wlen == 64))
 		sub_named = pgpk_names_subkey(list, want);
 	if (ret) {
-		fprintf(stderr,
-			"pgpk-helper: ima-sign: gpg --list-secret-keys %s failed: no such secret key?\n",
+		pgpk_cli_err(
+			"gpg --list-secret-keys %s failed: no such secret key?",
 			want ? want : "");
 		return -ENOKEY;
 	}
@@ -351,8 +343,8 @@ static int pgpk_ima_find(const char *want, bool verbose,
 				continue;
 			if (strcmp(algo, "1") && strcmp(algo, "3")) {
 				if (named)
-					fprintf(stderr,
-						"pgpk-helper: ima-sign: %s is not an RSA key (algorithm %s)\n",
+					pgpk_cli_err(
+						"%s is not an RSA key (algorithm %s)",
 						sub_fpr, algo);
 				continue;
 			}
@@ -360,9 +352,8 @@ static int pgpk_ima_find(const char *want, bool verbose,
 				export_argv[4] = primary;
 				ret = pgpk_run(export_argv, &cert, &cert_len);
 				if (ret) {
-					fprintf(stderr,
-						"pgpk-helper: ima-sign: gpg --export %s failed\n",
-						primary);
+					pgpk_cli_err("gpg --export %s failed",
+						     primary);
 					cert = NULL;
 					continue;
 				}
@@ -389,9 +380,8 @@ static int pgpk_ima_find(const char *want, bool verbose,
 			}
 			if (ret) {
 				if (named || verbose)
-					fprintf(stderr,
-						"pgpk-helper: ima-sign: subkey %s refused: %s\n",
-						sub_fpr, why);
+					pgpk_cli_err("subkey %s refused: %s",
+						     sub_fpr, why);
 				free(key.blob);
 				continue;
 			}
@@ -547,8 +537,7 @@ static int pgpk_agent_open(struct pgpk_agent *a)
 	memset(a, 0, sizeof(*a));
 	a->fd = -1;
 	if (pgpk_run(sock_argv, &path, NULL)) {
-		fprintf(stderr,
-			"pgpk-helper: ima-sign: gpgconf --list-dirs agent-socket failed\n");
+		pgpk_cli_err("gpgconf --list-dirs agent-socket failed");
 		return -ENOENT;
 	}
 	path[strcspn(path, "\n")] = '\0';
@@ -562,8 +551,7 @@ static int pgpk_agent_open(struct pgpk_agent *a)
 	a->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (a->fd < 0 || connect(a->fd, (struct sockaddr *)&sun, sizeof(sun)) ||
 	    pgpk_agent_cmd(a, NULL)) {
-		fprintf(stderr, "pgpk-helper: ima-sign: gpg-agent at %s: %s\n",
-			path, strerror(errno));
+		pgpk_cli_err("gpg-agent at %s: %s", path, strerror(errno));
 		free(path);
 		return -ECONNREFUSED;
 	}
@@ -692,8 +680,7 @@ static int pgpk_ima_sign_file(struct pgpk_agent *a,
 
 	ret = md ? pgpk_ima_digest(path, md, digest, &dlen) : -ENOPKG;
 	if (ret) {
-		fprintf(stderr, "pgpk-helper: ima-sign: %s: %s\n", path,
-			strerror(-ret));
+		pgpk_cli_err("%s: %s", path, strerror(-ret));
 		return ret;
 	}
 	snprintf(cmd, sizeof(cmd), "SIGKEY ");
@@ -707,16 +694,14 @@ static int pgpk_ima_sign_file(struct pgpk_agent *a,
 	if (!ret)
 		ret = pgpk_agent_cmd(a, "PKSIGN");
 	if (ret) {
-		fprintf(stderr, "pgpk-helper: ima-sign: %s: gpg-agent: %s\n",
-			path, ret == -EKEYREJECTED ? a->err : strerror(-ret));
+		pgpk_cli_err("%s: gpg-agent: %s", path,
+			     ret == -EKEYREJECTED ? a->err : strerror(-ret));
 		return ret;
 	}
 	ret = pgpk_sexp_rsa_s(a->data, a->data_len, &s, &s_len);
 	/* RFC 8017 8.2.1: as long as the modulus; the agent may drop zeros */
 	if (ret || s_len > mod_len || mod_len > PGPK_MAX_SIG) {
-		fprintf(stderr,
-			"pgpk-helper: ima-sign: %s: gpg-agent answered no RSA signature\n",
-			path);
+		pgpk_cli_err("%s: gpg-agent answered no RSA signature", path);
 		return -EBADMSG;
 	}
 	memset(xattr, 0, sizeof(xattr));
@@ -736,8 +721,8 @@ static int pgpk_ima_sign_file(struct pgpk_agent *a,
 	    EVP_PKEY_verify(vctx, xattr + PGPK_IMA_HDR_LEN, mod_len, digest,
 			    dlen) != 1) {
 		EVP_PKEY_CTX_free(vctx);
-		fprintf(stderr,
-			"pgpk-helper: ima-sign: %s: gpg-agent's signature does not verify with subkey %s\n",
+		pgpk_cli_err(
+			"%s: gpg-agent's signature does not verify with subkey %s",
 			path, key->fpr_hex);
 		return -EKEYREJECTED;
 	}
@@ -753,9 +738,8 @@ static int pgpk_ima_sign_file(struct pgpk_agent *a,
 	if (setxattr(path, "security.ima", xattr, PGPK_IMA_HDR_LEN + mod_len,
 		     0)) {
 		ret = -errno;
-		fprintf(stderr,
-			"pgpk-helper: ima-sign: %s: setting security.ima: %s%s\n",
-			path, strerror(errno),
+		pgpk_cli_err(
+			"%s: setting security.ima: %s%s", path, strerror(errno),
 			errno == EPERM ?
 				" (needs CAP_SYS_ADMIN; --print prints it)" :
 				"");
@@ -828,30 +812,27 @@ static int pgpk_ima_new_key(const char *fpr, const char *algo)
 
 	before = pgpk_ima_subkeys(fpr, &certs, &rsa);
 	if (before && certs != 1)
-		fprintf(stderr,
-			"pgpk-helper: ima-sign: --new-key: %s names %d certificates: give one fingerprint\n",
+		pgpk_cli_err(
+			"--new-key: %s names %d certificates: give one fingerprint",
 			fpr, certs);
 	else if (before && !rsa)
-		fprintf(stderr,
-			"pgpk-helper: ima-sign: --new-key: %s: the primary key is not RSA (the kernel verifies the IMA subkey's binding signature with it)\n",
+		pgpk_cli_err(
+			"--new-key: %s: the primary key is not RSA (the kernel verifies the IMA subkey's binding signature with it)",
 			fpr);
 	if (before && (certs != 1 || !rsa)) {
 		free(before);
 		return 2;
 	}
 	if (!before) {
-		fprintf(stderr,
-			"pgpk-helper: ima-sign: --new-key: no secret key %s in gpg's keyring\n",
-			fpr);
+		pgpk_cli_err("--new-key: no secret key %s in gpg's keyring",
+			     fpr);
 		return 2;
 	}
 	ret = pgpk_run(argv, &out, NULL);
 	free(out);
 	after = ret ? NULL : pgpk_ima_subkeys(fpr, &certs, &rsa);
 	if (!after) {
-		fprintf(stderr,
-			"pgpk-helper: ima-sign: --new-key: gpg --quick-add-key %s failed\n",
-			fpr);
+		pgpk_cli_err("--new-key: gpg --quick-add-key %s failed", fpr);
 		free(before);
 		return 2;
 	}
@@ -869,9 +850,8 @@ static int pgpk_ima_new_key(const char *fpr, const char *algo)
 		break;
 	}
 	if (ret)
-		fprintf(stderr,
-			"pgpk-helper: ima-sign: --new-key: no new subkey dedicated to IMA in %s\n",
-			fpr);
+		pgpk_cli_err("--new-key: no new subkey dedicated to IMA in %s",
+			     fpr);
 	free(found.key.blob);
 	free(before);
 	free(after);
@@ -880,12 +860,26 @@ static int pgpk_ima_new_key(const char *fpr, const char *algo)
 
 /* ---- the command ---------------------------------------------------- */
 
-static void pgpk_ima_usage(void)
-{
-	fprintf(stderr,
-		"usage: pgpk-helper ima-sign [--key KEYID|FPR] [--hash sha256|sha384|sha512] [--print] FILE...\n"
-		"       pgpk-helper ima-sign --new-key FPR [--algo rsa2048|rsa3072|rsa4096]\n");
-}
+static const struct pgpk_usage pgpk_ima_usage = {
+	.prog = "pgpk",
+	.cmd = "ima-sign",
+	.args = "[--key KEYID|FPR] [--hash sha256|sha384|sha512] [--print] FILE...\n"
+		"       pgpk ima-sign --new-key FPR [--algo rsa2048|rsa3072|rsa4096]",
+	.about =
+		"Sign files for IMA appraisal (security.ima) with an RSA subkey\n"
+		"dedicated to IMA, through gpg-agent: the secret key never leaves\n"
+		"the agent.  --new-key makes such a subkey for the certificate FPR.\n",
+	.options =
+		"  --key KEYID|FPR   the IMA subkey (or a certificate holding one)\n"
+		"  --hash H          sha256 (default), sha384 or sha512\n"
+		"  --print           print the signature instead of setting the\n"
+		"                    attribute\n"
+		"  --new-key FPR     add a subkey dedicated to IMA to FPR (gpg)\n"
+		"  --algo ALGO       its size [rsa3072]\n",
+	.status =
+		"  0 every file signed, 1 a file could not be signed, 2 a usage\n"
+		"  error or no usable IMA subkey\n",
+};
 
 int pgpk_cmd_ima_sign(int argc, char **argv)
 {
@@ -898,8 +892,11 @@ int pgpk_cmd_ima_sign(int argc, char **argv)
 	int a, first, ret = 0;
 	size_t i;
 
+	pgpk_cli_begin(&pgpk_ima_usage);
 	for (a = 1; a < argc && argv[a][0] == '-'; a++) {
-		if (!strcmp(argv[a], "--key") && a + 1 < argc) {
+		if (pgpk_cli_is_help(argv[a])) {
+			return pgpk_cli_help();
+		} else if (!strcmp(argv[a], "--key") && a + 1 < argc) {
 			want = argv[++a];
 		} else if (!strcmp(argv[a], "--new-key") && a + 1 < argc) {
 			new_key = argv[++a];
@@ -916,8 +913,8 @@ int pgpk_cmd_ima_sign(int argc, char **argv)
 					break;
 			if (i == sizeof(pgpk_ima_hashes) /
 					 sizeof(pgpk_ima_hashes[0])) {
-				fprintf(stderr,
-					"pgpk-helper: ima-sign: --hash %s: sha256, sha384 or sha512\n",
+				pgpk_cli_err(
+					"--hash %s: sha256, sha384 or sha512",
 					argv[a]);
 				return 2;
 			}
@@ -926,34 +923,36 @@ int pgpk_cmd_ima_sign(int argc, char **argv)
 			a++;
 			break;
 		} else {
-			pgpk_ima_usage();
-			return 2;
+			return pgpk_cli_usage_err(
+				a + 1 == argc ?
+					"unknown option '%s', or it wants a value" :
+					"unknown option '%s'",
+				argv[a]);
 		}
 	}
 	first = a;
 	if (new_key) {
-		if (first != argc || want || print ||
-		    (strcmp(algo, "rsa2048") && strcmp(algo, "rsa3072") &&
-		     strcmp(algo, "rsa4096"))) {
-			pgpk_ima_usage();
-			return 2;
-		}
+		if (first != argc || want || print)
+			return pgpk_cli_usage_err(
+				"--new-key takes no FILE, --key or --print");
+		if (strcmp(algo, "rsa2048") && strcmp(algo, "rsa3072") &&
+		    strcmp(algo, "rsa4096"))
+			return pgpk_cli_usage_err(
+				"--algo %s: rsa2048, rsa3072 or rsa4096", algo);
 		return pgpk_ima_new_key(new_key, algo);
 	}
-	if (first == argc) {
-		pgpk_ima_usage();
-		return 2;
-	}
+	if (first == argc)
+		return pgpk_cli_usage_err("missing FILE (the files to sign)");
 	if (pgpk_ima_find(want, want != NULL, &found)) {
-		fprintf(stderr,
-			"pgpk-helper: ima-sign: no RSA subkey dedicated to IMA %s%s (make one: pgpk-helper ima-sign --new-key FPR)\n",
+		pgpk_cli_err(
+			"no RSA subkey dedicated to IMA %s%s (make one: pgpk ima-sign --new-key FPR)",
 			want ? "in " : "among the secret keys",
 			want ? want : "");
 		return 2;
 	}
 	if (found.count > 1) {
-		fprintf(stderr,
-			"pgpk-helper: ima-sign: %u subkeys dedicated to IMA: choose one with --key SUBKEY-FPR\n",
+		pgpk_cli_err(
+			"%u subkeys dedicated to IMA: choose one with --key SUBKEY-FPR",
 			found.count);
 		ret = 2;
 		goto out_key;

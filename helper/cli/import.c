@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pgpk-helper import [--keyring KEYRING] [--anchors DIR] FILE...
+ * pgpk import [--keyring KEYRING] [--anchors DIR] FILE...
  *
  * Whole certificates and keyrings into the kernel: for every certificate
  * of the files (binary or armored; one certificate or a keyring such as
@@ -15,7 +15,7 @@
  *                refuses more, EMSGSIZE) as its canonical Key instead (no
  *                upcall), certified by a trust anchor if one verifies
  *                (--anchors, default /etc/pgpk/anchors/)
- *   subkeys      as canonical Keys, as `pgpk-helper key --select` makes
+ *   subkeys      as canonical Keys, as `pgpk key --select` makes
  *                them: the kernel asks no upcall for subkeys
  *   description  the kernel's: none is given, so the kernel names the
  *                key as the 2022 patch set did (the user ID its primary
@@ -24,9 +24,10 @@
  *                kernel/pgpk_frame.c pgpk_name()); printed as the same
  *                code computes it here (pgpk_canon_key_description())
  *
- * This process only splits the files into certificates (packet framing,
- * pgpk_cert_starts()).  Each certificate is parsed and converted by a
- * sandboxed parser of its own (pgpk_child_import()), so a hostile
+ * This process parses nothing: a sandboxed child splits each file into
+ * its certificates (helper/parser/split.c: armor, packet framing), and
+ * each certificate is parsed and converted by a sandboxed parser of its
+ * own (pgpk_child_import()), so a hostile
  * certificate in a keyring can lie about its own keys only; each answer
  * is decoded with the kernel's decoder and checked against that
  * certificate's octets as the kernel checks an upcall's (pgpk_key_bound())
@@ -46,7 +47,9 @@
  * KEYRING as keyctl names keyrings: @t @p @s @u @us @g, %keyring:NAME
  * (or %:NAME, found by find_key_by_type_and_desc), or a serial number;
  * default @u.  Exit status: 0 if at least one key was added, 1 if none
- * was, 2 on a usage or input error.
+ * was, 2 on a usage or input error.  A key the kernel refuses because
+ * no module parses it (EBADMSG from the X.509 parser, and no pgpk in
+ * /sys/module) says that pgpk is not loaded.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -55,12 +58,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
-#include "helper/cli/commands.h"
-#include "helper/openpgp/openpgp.h"
 #include "helper/broker/pgpk_anchors.h"
 #include "helper/broker/pgpk_broker.h"
 #include "helper/broker/pgpk_canon_key.h"
+#include "helper/cli/commands.h"
 #include "helper/parser/pgpk_child.h"
 #include "proto/pgpk_fields.h"
 
@@ -78,6 +81,7 @@ struct pgpk_import {
 	struct pgpk_broker broker;
 	struct pgpk_sandbox sb;
 	size_t added, skipped, failed;
+	bool no_module; /* an add_key() refused for want of pgpk */
 	/* the certificate being imported */
 	const uint8_t *cert;
 	size_t cert_len;
@@ -120,15 +124,14 @@ static key_serial_t pgpk_import_keyring(const char *spec)
 	if (name) {
 		id = find_key_by_type_and_desc("keyring", name, 0);
 		if (id < 0)
-			fprintf(stderr, "pgpk-helper import: keyring %s: %s\n",
-				spec, strerror(errno));
+			pgpk_cli_err("keyring %s: %s", spec, strerror(errno));
 		return id < 0 ? 0 : id;
 	}
 	errno = 0;
 	n = strtoul(spec, &end, 10);
 	if (!*spec || *end || errno || !n || n > INT32_MAX) {
-		fprintf(stderr,
-			"pgpk-helper import: keyring '%s': want @s, @u, @us, @p, @t, @g, %%keyring:NAME or a serial\n",
+		pgpk_cli_usage_err(
+			"keyring '%s': want @s, @u, @us, @p, @t, @g, %%keyring:NAME or a serial",
 			spec);
 		return 0;
 	}
@@ -182,9 +185,18 @@ static void pgpk_import_add(struct pgpk_import *im, const uint8_t *blob,
 	pgpk_canon_key_description(k, keyid, desc);
 	id = add_key("asymmetric", "", payload, len, im->keyring);
 	if (id < 0) {
-		printf("%s %s RSA: %s (%s) (%s, %zu octets) \"%s\"\n", hex,
-		       k->subkey ? "subkey" : "key", strerror(errno),
-		       pgpk_errno_name(errno), how, len, desc);
+		ret = errno;
+		/* The X.509 parser's answer when no other parser takes it. */
+		if (ret == EBADMSG && access("/sys/module/pgpk", F_OK)) {
+			im->no_module = true;
+			printf("%s %s RSA: the pgpk module is not loaded (EBADMSG from the kernel: no parser took the key) (%s, %zu octets) \"%s\"\n",
+			       hex, k->subkey ? "subkey" : "key", how, len,
+			       desc);
+		} else {
+			printf("%s %s RSA: %s (%s) (%s, %zu octets) \"%s\"\n",
+			       hex, k->subkey ? "subkey" : "key", strerror(ret),
+			       pgpk_errno_name(ret), how, len, desc);
+		}
 		im->failed++;
 		return;
 	}
@@ -230,52 +242,72 @@ static void pgpk_import_cert(struct pgpk_import *im, const char *path,
 	}
 }
 
-static int pgpk_import_file(struct pgpk_import *im, const char *path)
-{
-	struct pgpk_error err = { 0 };
-	struct pgpk_input in;
-	size_t *starts = NULL, n, c, end;
-	uint8_t *data;
-	size_t len;
-	int ret;
+/* The split child's certificates, each imported as it arrives. */
+struct pgpk_import_split {
+	struct pgpk_import *im;
+	const char *path;
+};
 
-	if (pgpk_cli_read_file(path, &data, &len))
-		return -EIO;
-	/* ASCII armor removed here: the kernel takes binary OpenPGP only. */
-	ret = pgpk_input_decode(data, len, &in, &err);
-	free(data);
-	if (!ret && in.kind == PGPK_INPUT_CLEARTEXT)
-		ret = -EBADMSG, snprintf(err.msg, sizeof(err.msg),
-					 "a cleartext-signed message");
-	if (!ret)
-		ret = pgpk_cert_starts(in.packets, in.packets_len, &starts, &n,
-				       &err);
-	if (!ret && !n)
-		ret = -ENOKEY,
-		snprintf(err.msg, sizeof(err.msg), "no public key packet");
-	if (ret) {
-		fprintf(stderr, "pgpk-helper import: %s: %s (offset %zu)\n",
-			path, err.msg, err.offset);
-		pgpk_input_release(&in);
-		return ret;
+static int pgpk_import_split_work(struct pgpk_reply *r, void *arg)
+{
+	return pgpk_parse_split(r, arg);
+}
+
+static int pgpk_import_split_cert(void *ctx, const uint8_t *blob, size_t len)
+{
+	struct pgpk_import_split *sp = ctx;
+	uint64_t at = 0;
+	int i;
+
+	if (len < 8) {
+		pgpk_cli_err(
+			"%s: the splitting parser sent a frame of %zu octets",
+			sp->path, len);
+		return 2;
 	}
-	for (c = 0; c < n; c++) {
-		end = c + 1 < n ? starts[c + 1] : in.packets_len;
-		pgpk_import_cert(im, path, in.packets + starts[c],
-				 end - starts[c], starts[c]);
-	}
-	free(starts);
-	pgpk_input_release(&in);
+	for (i = 0; i < 8; i++)
+		at = at << 8 | blob[i];
+	pgpk_import_cert(sp->im, sp->path, blob + 8, len - 8, (size_t)at);
 	return 0;
 }
 
-static void pgpk_import_usage(void)
+static int pgpk_import_file(struct pgpk_import *im, const char *path)
 {
-	fprintf(stderr,
-		"usage: pgpk-helper import [--keyring KEYRING] [--anchors DIR] FILE...\n"
-		"  KEYRING: @s, @u (default), @us, @p, @t, @g, %%keyring:NAME or a serial\n"
-		"  DIR: trust anchors [" PGPK_ANCHORS_DIR "]\n");
+	struct pgpk_import_split sp = { im, path };
+	struct pgpk_file f;
+	struct pgpk_cli_child c = {
+		.work = pgpk_import_split_work,
+		.arg = &f,
+		.blob = pgpk_import_split_cert,
+		.blob_ctx = &sp,
+	};
+	int ret;
+
+	if (pgpk_cli_read(path, PGPK_CLI_MAX_INPUT, &f))
+		return -EIO;
+	ret = pgpk_cli_sandboxed(&c);
+	pgpk_cli_release(&f);
+	return ret ? -EBADMSG : 0;
 }
+
+static const struct pgpk_usage pgpk_import_usage = {
+	.prog = "pgpk",
+	.cmd = "import",
+	.args = "[--keyring KEYRING] [--anchors DIR] FILE...",
+	.about =
+		"Add every usable RSA key of the certificates or keyrings in FILE\n"
+		"(binary or armored) to a kernel keyring: each primary key as its\n"
+		"certificate (the kernel asks pgpk-helper), each signing subkey as a\n"
+		"canonical key.  One line per key: key ID, kind, then the kernel's\n"
+		"serial or why not; a count on stderr.\n",
+	.options =
+		"  --keyring KEYRING  @s, @u (default), @us, @p, @t, @g,\n"
+		"                     %keyring:NAME or a serial, as keyctl names them\n"
+		"  --anchors DIR      trust anchors [" PGPK_ANCHORS_DIR "]\n",
+	.status =
+		"  0 a key was added, 1 none was (refused, skipped, the module not\n"
+		"  loaded), 2 a usage or input error\n",
+};
 
 int pgpk_cmd_import(int argc, char **argv)
 {
@@ -286,39 +318,53 @@ int pgpk_cmd_import(int argc, char **argv)
 	const char *dir = NULL;
 	char msg[320];
 
+	pgpk_cli_begin(&pgpk_import_usage);
 	if (!im || !files) {
-		fprintf(stderr, "pgpk-helper import: out of memory\n");
+		pgpk_cli_err("out of memory");
 		goto out_free;
 	}
 	im->keyring = KEY_SPEC_USER_KEYRING;
 	for (a = 1; a < argc;) {
+		if (pgpk_cli_is_help(argv[a])) {
+			ret = pgpk_cli_help();
+			goto out_free;
+		}
 		r = pgpk_anchors_option(argc, argv, &a, &dir);
-		if (r < 0)
-			goto usage;
+		if (r < 0) {
+			ret = pgpk_cli_usage_err("--anchors wants a directory");
+			goto out_free;
+		}
 		if (r > 0)
 			continue;
 		if (!strcmp(argv[a], "--keyring") && a + 1 < argc) {
 			im->keyring = pgpk_import_keyring(argv[++a]);
 			if (!im->keyring)
 				goto out_free;
+		} else if (!strcmp(argv[a], "--keyring")) {
+			ret = pgpk_cli_usage_err("--keyring wants a keyring");
+			goto out_free;
 		} else if (argv[a][0] == '-' && argv[a][1]) {
-			goto usage;
+			ret = pgpk_cli_usage_err("unknown option '%s'",
+						 argv[a]);
+			goto out_free;
 		} else {
 			files[nfiles++] = argv[a];
 		}
 		a++;
 	}
-	if (!nfiles)
-		goto usage;
+	if (!nfiles) {
+		ret = pgpk_cli_usage_err(
+			"missing FILE (certificates or a keyring)");
+		goto out_free;
+	}
 	pgpk_policy_default(&im->policy);
 	if (pgpk_sandbox_prepare(&im->sb, NULL, msg, sizeof(msg))) {
-		fprintf(stderr, "pgpk-helper import: sandbox: %s\n", msg);
+		pgpk_cli_err("sandbox: %s", msg);
 		goto out_free;
 	}
 	if (pgpk_anchors_read(dir, &anchors, msg, sizeof(msg)) ||
 	    anchors.skipped)
-		fprintf(stderr, "pgpk-helper import: %s (%zu skipped)\n", msg,
-			anchors.skipped);
+		pgpk_cli_err("%s (%zu skipped)", msg, anchors.skipped);
 	im->broker = (struct pgpk_broker){
 		.policy = &im->policy,
 		.child = pgpk_child_import,
@@ -332,15 +378,13 @@ int pgpk_cmd_import(int argc, char **argv)
 			errors++;
 	pgpk_sandbox_release(&im->sb);
 	pgpk_anchors_release(&anchors);
-	fflush(stdout); /* the key lines before the count */
-	fprintf(stderr,
-		"pgpk-helper import: %zu added, %zu failed, %zu skipped\n",
-		im->added, im->failed, im->skipped);
+	pgpk_cli_err("%zu added, %zu failed, %zu skipped%s", im->added,
+		     im->failed, im->skipped,
+		     im->no_module ?
+			     "; the pgpk module is not loaded (modprobe pgpk)" :
+			     "");
 	ret = errors ? 2 : im->added ? 0 : 1;
-	goto out_free;
 
-usage:
-	pgpk_import_usage();
 out_free:
 	free(files);
 	free(im);

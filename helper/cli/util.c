@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Shared helpers of the parsing CLI commands: whole-file input, output. */
+/*
+ * How every command talks (commands.h): messages, usage, help, policy
+ * options, inputs, binary output.
+ */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,129 +15,282 @@
 
 #include "helper/cli/commands.h"
 
-int pgpk_cli_read_file(const char *path, uint8_t **data, size_t *len)
+static const struct pgpk_usage *pgpk_cli_now;
+
+void pgpk_cli_begin(const struct pgpk_usage *u)
 {
-	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
+	pgpk_cli_now = u;
+}
+
+const struct pgpk_usage *pgpk_cli_current(void)
+{
+	return pgpk_cli_now;
+}
+
+static void pgpk_cli_vmsg(const char *fmt, va_list ap)
+{
+	char line[1024];
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	fflush(stdout); /* in order with what the command printed before */
+	if (pgpk_cli_now)
+		fprintf(stderr, "%s %s: %s\n", pgpk_cli_now->prog,
+			pgpk_cli_now->cmd, line);
+	else
+		fprintf(stderr, "pgpk: %s\n", line);
+}
+
+void pgpk_cli_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	pgpk_cli_vmsg(fmt, ap);
+	va_end(ap);
+}
+
+static void pgpk_cli_usage_line(FILE *out)
+{
+	const struct pgpk_usage *u = pgpk_cli_now;
+
+	fprintf(out, "usage: %s %s %s\n", u->prog, u->cmd, u->args);
+}
+
+int pgpk_cli_usage_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	pgpk_cli_vmsg(fmt, ap);
+	va_end(ap);
+	pgpk_cli_usage_line(stderr);
+	fprintf(stderr, "(%s %s --help says more)\n", pgpk_cli_now->prog,
+		pgpk_cli_now->cmd);
+	return 2;
+}
+
+bool pgpk_cli_is_help(const char *arg)
+{
+	return !strcmp(arg, "--help") || !strcmp(arg, "-h");
+}
+
+/* The help text of one policy option, from the broker's table. */
+static void pgpk_cli_policy_help(FILE *out, const char *const *names)
+{
+	char *text = NULL, *line, *save;
+	size_t len = 0, i;
+	FILE *m;
+
+	m = open_memstream(&text, &len);
+	if (!m)
+		return;
+	pgpk_policy_usage(m);
+	fclose(m);
+	fprintf(out, "policy options (as in pgpk.conf; also --name VALUE):\n");
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		for (i = 0; names[i]; i++)
+			if (!strncmp(line + 2, names[i], strlen(names[i])) &&
+			    (line[2 + strlen(names[i])] == '=' ||
+			     line[2 + strlen(names[i])] == ' '))
+				fprintf(out, "%s\n", line);
+	free(text);
+}
+
+int pgpk_cli_help(void)
+{
+	const struct pgpk_usage *u = pgpk_cli_now;
+
+	pgpk_cli_usage_line(stdout);
+	fputs(u->about, stdout);
+	if (u->options)
+		fprintf(stdout, "options:\n%s", u->options);
+	if (u->policy)
+		pgpk_cli_policy_help(stdout, u->policy);
+	fprintf(stdout, "exit status:\n%s", u->status);
+	return fflush(stdout) ? 2 : 0;
+}
+
+const char *const pgpk_cli_policy[] = {
+	"--min-rsa-bits", "--hashes",	  "--allow-expired", "--allow-revoked",
+	"--max-input",	  "--timeout-ms", "--sandbox-user",  NULL,
+};
+
+void pgpk_cli_policy_default(struct pgpk_policy *p)
+{
+	pgpk_policy_default(p);
+	p->max_input = PGPK_CLI_MAX_INPUT;
+	p->timeout_ms = 0;
+}
+
+int pgpk_cli_policy_option(struct pgpk_policy *p, int argc, char **argv, int *a)
+{
+	const char *arg = argv[*a];
+	char *msg = NULL;
+	size_t len = 0, i, n;
+	FILE *m;
+	int r;
+
+	m = open_memstream(&msg, &len);
+	if (!m) {
+		pgpk_cli_err("out of memory");
+		return -1;
+	}
+	r = pgpk_policy_option(p, argc, argv, a, m);
+	fclose(m);
+	if (r < 0) {
+		/* policy.c's words, after this command's name */
+		if (len && msg[len - 1] == '\n')
+			msg[len - 1] = '\0';
+		pgpk_cli_err("%s", msg);
+	}
+	free(msg);
+	if (r <= 0)
+		return r;
+	for (i = 0; pgpk_cli_policy[i]; i++) {
+		n = strlen(pgpk_cli_policy[i]);
+		if (!strncmp(arg, pgpk_cli_policy[i], n) &&
+		    (arg[n] == '\0' || arg[n] == '='))
+			return 1;
+	}
+	pgpk_cli_err("%.*s is the upcall's alone (pgpk.conf): refused here",
+		     (int)strcspn(arg, "="), arg);
+	return -1;
+}
+
+int pgpk_cli_read(const char *path, size_t max, struct pgpk_file *f)
+{
+	bool is_stdin = !strcmp(path, "-");
+	int fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
 	size_t cap = 65536, used = 0;
-	uint8_t *buf, *nb;
+	uint8_t *buf = NULL, *nb;
 	struct stat st;
 	ssize_t n;
-	int ret;
 
-	if (fd < 0) {
-		ret = -errno;
-		fprintf(stderr, "pgpk-helper: %s: %s\n", path, strerror(errno));
-		return ret;
+	*f = (struct pgpk_file){ .path = is_stdin ? "(stdin)" : path };
+	if (fd < 0 || fstat(fd, &st)) {
+		pgpk_cli_err("%s: %s", path, strerror(errno));
+		goto error;
 	}
-	/* A regular file: one allocation of its size (+1 to see EOF). */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    (uint64_t)st.st_size < PGPK_CLI_MAX_INPUT)
-		cap = (size_t)st.st_size + 1;
-	buf = malloc(cap);
-	if (!buf) {
-		ret = -ENOMEM;
-		goto error_close;
+	if (S_ISDIR(st.st_mode)) {
+		pgpk_cli_err("%s: is a directory", path);
+		goto error;
+	}
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+		pgpk_cli_err(
+			"%s: %llu octets, more than the %zu allowed (--max-input)",
+			path, (unsigned long long)st.st_size, max);
+		goto error;
+	}
+	/* A regular file is mapped: no copy (a 27 MB keyring). */
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
+			       fd, 0);
+
+		if (p != MAP_FAILED) {
+			f->data = p;
+			f->len = (size_t)st.st_size;
+			f->mapped = true;
+			close(fd);
+			return 0;
+		}
 	}
 	for (;;) {
-		if (used == cap) {
-			if (cap >= PGPK_CLI_MAX_INPUT) {
-				fprintf(stderr,
-					"pgpk-helper: %s: larger than %u octets\n",
-					path, PGPK_CLI_MAX_INPUT);
-				ret = -EFBIG;
-				goto error_free_buf;
-			}
-			nb = realloc(buf, cap * 2);
+		if (!buf || used == cap) {
+			if (buf)
+				cap *= 2;
+			nb = realloc(buf, cap);
 			if (!nb) {
-				ret = -ENOMEM;
-				goto error_free_buf;
+				pgpk_cli_err("%s: out of memory", path);
+				goto error;
 			}
 			buf = nb;
-			cap *= 2;
 		}
 		n = read(fd, buf + used, cap - used);
+		if (n < 0 && errno == EINTR)
+			continue;
 		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			ret = -errno;
-			fprintf(stderr, "pgpk-helper: %s: %s\n", path,
-				strerror(errno));
-			goto error_free_buf;
+			pgpk_cli_err("%s: %s", path, strerror(errno));
+			goto error;
 		}
 		if (n == 0)
 			break;
 		used += (size_t)n;
-	}
-	if (fd)
-		close(fd);
-	*data = buf;
-	*len = used;
-	return 0;
-
-error_free_buf:
-	free(buf);
-error_close:
-	if (fd)
-		close(fd);
-	if (ret == -ENOMEM)
-		fprintf(stderr, "pgpk-helper: %s: out of memory\n", path);
-	return ret;
-}
-
-int pgpk_cli_map_file(const char *path, const uint8_t **data, size_t *len,
-		      bool *mapped)
-{
-	struct stat st;
-	void *p;
-	int fd;
-
-	*mapped = false;
-	if (strcmp(path, "-")) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-		    st.st_size > 0 &&
-		    (uint64_t)st.st_size <= PGPK_CLI_MAX_INPUT) {
-			p = mmap(NULL, (size_t)st.st_size, PROT_READ,
-				 MAP_PRIVATE, fd, 0);
-			close(fd);
-			if (p != MAP_FAILED) {
-				*data = p;
-				*len = (size_t)st.st_size;
-				*mapped = true;
-				return 0;
-			}
-		} else if (fd >= 0) {
-			close(fd);
+		if (used > max) {
+			pgpk_cli_err(
+				"%s: more than the %zu octets allowed (--max-input)",
+				path, max);
+			goto error;
 		}
 	}
-	/* Not a regular file, or mmap() refused: read it. */
-	return pgpk_cli_read_file(path, (uint8_t **)data, len);
+	if (!is_stdin)
+		close(fd);
+	f->data = buf;
+	f->len = used;
+	return 0;
+
+error:
+	free(buf);
+	if (fd > 0)
+		close(fd);
+	return 2;
 }
 
-void pgpk_cli_unmap_file(const uint8_t *data, size_t len, bool mapped)
+void pgpk_cli_release(struct pgpk_file *f)
 {
-	if (mapped)
-		munmap((void *)(uintptr_t)data, len);
+	if (f->mapped)
+		munmap((void *)(uintptr_t)f->data, f->len);
 	else
-		free((void *)(uintptr_t)data);
+		free((void *)(uintptr_t)f->data);
+	f->data = NULL;
 }
 
-int pgpk_cli_write_stdout(const void *buf, size_t len)
+int pgpk_cli_binary_ok(const char *out_path)
+{
+	if (out_path || !isatty(1))
+		return 0;
+	pgpk_cli_err(
+		"refusing to write binary to a terminal: give -o FILE, or a pipe");
+	return 2;
+}
+
+static int pgpk_cli_write_all(int fd, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
 	ssize_t n;
 
 	while (len) {
-		n = write(1, p, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			fprintf(stderr, "pgpk-helper: write: %s\n",
-				strerror(errno));
+		n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
 			return -errno;
-		}
 		p += n;
 		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int pgpk_cli_write_binary(const char *out_path, const void *buf, size_t len)
+{
+	bool to_stdout = !out_path || !strcmp(out_path, "-");
+	int fd = to_stdout ?
+			 1 :
+			 open(out_path,
+			      O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int ret;
+
+	if (fd < 0) {
+		pgpk_cli_err("%s: %s", out_path, strerror(errno));
+		return 2;
+	}
+	ret = pgpk_cli_write_all(fd, buf, len);
+	if (!to_stdout && close(fd) && !ret)
+		ret = -errno;
+	if (ret) {
+		pgpk_cli_err("%s: %s", to_stdout ? "standard output" : out_path,
+			     strerror(-ret));
+		return 2;
 	}
 	return 0;
 }

@@ -2,8 +2,10 @@
 /*
  * pgpk-helper debug: the upcall's whole pipeline (fork, sandbox, convert,
  * re-validate, policy) on a file instead of a kernel key, printing what
- * would have been instantiated.  Exit status 0, or the errno the key would
- * have been rejected with (EBADMSG = 74, ...), its name on stderr.
+ * would have been instantiated.  Exit status 0 if it would have been, 1
+ * if it would have been rejected (the errno's name and the reason on
+ * stderr), 2 on a usage error or a file that cannot be read: as every
+ * command (helper/cli/commands.h), never an errno.
  *
  * pgpk-helper sandbox-policy: print the parser's seccomp allowlist.
  */
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #include "helper/broker/pgpk_anchors.h"
+#include "helper/cli/commands.h"
 #include "helper/broker/pgpk_broker.h"
 #include "helper/parser/pgpk_child.h"
 #include "helper/upcall/pgpk_runtime.h"
@@ -134,31 +137,27 @@ static const struct pgpk_broker_ops pgpk_debug_ops = {
 	.reject = pgpk_debug_reject,
 };
 
-static uint8_t *pgpk_read_file(const char *path, size_t max, size_t *len)
-{
-	uint8_t *buf;
-	FILE *f;
+static const char *const pgpk_debug_policy[] = {
+	"--min-rsa-bits", "--hashes",	  "--allow-expired", "--allow-revoked",
+	"--max-input",	  "--timeout-ms", "--sandbox-user",  NULL,
+};
 
-	f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	buf = malloc(max + 1);
-	if (buf)
-		*len = fread(buf, 1, max + 1, f);
-	if (buf && ferror(f)) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
-static void pgpk_debug_usage(void)
-{
-	fprintf(stderr, "usage: pgpk-helper debug [--select HEX] [--hex] "
-			"[--anchors DIR] [options] key|sig FILE\n");
-	pgpk_policy_usage(stderr);
-}
+static const struct pgpk_usage pgpk_debug_usage = {
+	.prog = "pgpk-helper",
+	.cmd = "debug",
+	.args = "[--select HEX] [--hex] [--anchors DIR] [POLICY] key|sig FILE",
+	.about =
+		"The upcall's whole pipeline (sandboxed parser, the kernel's decoder,\n"
+		"binding checks, policy) on FILE instead of a kernel key: what would\n"
+		"be instantiated, or the errno and reason it would be rejected with.\n",
+	.options = "  --select HEX   a key or subkey by fingerprint or key ID\n"
+		   "  --hex          the canonical blob in hex too\n"
+		   "  --anchors DIR  trust anchors [" PGPK_ANCHORS_DIR "]\n",
+	.policy = pgpk_debug_policy,
+	.status =
+		"  0 it would be instantiated, 1 rejected (the errno named on\n"
+		"  stderr), 2 a usage error or a file that cannot be read\n",
+};
 
 int pgpk_cmd_debug(int argc, char **argv)
 {
@@ -174,16 +173,24 @@ int pgpk_cmd_debug(int argc, char **argv)
 	struct pgpk_broker_result res;
 	struct pgpk_request req = { .want = PGPK_WANT_KEY };
 	const char *kind = NULL, *path = NULL, *select = NULL, *dir = NULL;
+	struct pgpk_file in;
+	const uint8_t *data;
 	char note[320];
-	uint8_t *data;
 	size_t len = 0;
 	int i, r;
 
+	pgpk_cli_begin(&pgpk_debug_usage);
 	pgpk_policy_default(&policy);
 	for (i = 1; i < argc;) {
-		r = pgpk_policy_option(&policy, argc, argv, &i, stderr);
-		if (!r)
+		if (pgpk_cli_is_help(argv[i]))
+			return pgpk_cli_help();
+		r = pgpk_cli_policy_option(&policy, argc, argv, &i);
+		if (!r) {
 			r = pgpk_anchors_option(argc, argv, &i, &dir);
+			if (r < 0)
+				return pgpk_cli_usage_err(
+					"--anchors wants a directory");
+		}
 		if (r < 0)
 			return 2;
 		if (r > 0)
@@ -192,30 +199,37 @@ int pgpk_cmd_debug(int argc, char **argv)
 			dbg.hex = true;
 		else if (strcmp(argv[i], "--select") == 0 && i + 1 < argc)
 			select = argv[++i];
-		else if (argv[i][0] != '-' && !kind)
+		else if (argv[i][0] == '-')
+			return pgpk_cli_usage_err("unknown option '%s'",
+						  argv[i]);
+		else if (!kind)
 			kind = argv[i];
-		else if (argv[i][0] != '-' && !path)
+		else if (!path)
 			path = argv[i];
 		else
-			goto usage;
+			return pgpk_cli_usage_err(
+				"one FILE only, '%s' is a second", argv[i]);
 		i++;
 	}
-	if (!kind || !path ||
-	    (strcmp(kind, "key") != 0 && strcmp(kind, "sig") != 0) ||
-	    (select && strlen(select) >= sizeof(req.select)))
-		goto usage;
-	data = pgpk_read_file(path, policy.max_input, &len);
-	if (!data) {
-		fprintf(stderr, "debug: %s: %s\n", path, strerror(errno));
+	if (!kind)
+		return pgpk_cli_usage_err("missing key or sig, and FILE");
+	if (strcmp(kind, "key") != 0 && strcmp(kind, "sig") != 0)
+		return pgpk_cli_usage_err("'%s': key or sig", kind);
+	if (!path)
+		return pgpk_cli_usage_err("missing FILE");
+	if (select && strlen(select) >= sizeof(req.select))
+		return pgpk_cli_usage_err(
+			"--select %.16s...: longer than a fingerprint", select);
+	if (pgpk_cli_read(path, policy.max_input, &in))
 		return 2;
-	}
+	data = in.data;
+	len = in.len;
 	req.want = kind[0] == 'k' ? PGPK_WANT_KEY : PGPK_WANT_SIG;
 	if (select)
 		strcpy(req.select, select);
 	if (pgpk_anchors_read(dir, &anchors, note, sizeof(note)) ||
 	    anchors.skipped)
-		fprintf(stderr, "debug: %s (%zu skipped)\n", note,
-			anchors.skipped);
+		pgpk_cli_err("%s (%zu skipped)", note, anchors.skipped);
 	broker.anchors = anchors.files;
 	broker.nanchors = anchors.n;
 	printf("request: %s%s%s, %zu octets, %zu anchor file%s\n", kind,
@@ -223,25 +237,38 @@ int pgpk_cmd_debug(int argc, char **argv)
 	       anchors.n == 1 ? "" : "s");
 	pgpk_broker_run(&broker, &req, data, len, &res);
 	pgpk_anchors_release(&anchors);
-	free(data);
+	pgpk_cli_release(&in);
 	fflush(stdout);
 	if (res.error) {
-		fprintf(stderr, "REJECTED %s: %s (%llu us)\n",
-			pgpk_errno_name(res.error), res.reason,
-			(unsigned long long)res.elapsed_us);
-		return res.error;
+		pgpk_cli_err("REJECTED %s: %s (%llu us)",
+			     pgpk_errno_name(res.error), res.reason,
+			     (unsigned long long)res.elapsed_us);
+		return 1;
 	}
 	printf("OK: %s (%llu us)\n", res.reason,
 	       (unsigned long long)res.elapsed_us);
 	return 0;
-
-usage:
-	pgpk_debug_usage();
-	return 2;
 }
+
+static const struct pgpk_usage pgpk_sandbox_policy_usage = {
+	.prog = "pgpk-helper",
+	.cmd = "sandbox-policy",
+	.args = "",
+	.about =
+		"Print the parser's seccomp allowlist: one system call a line, its\n"
+		"argument rule and why the parser needs it.  Every sandboxed parser\n"
+		"runs under it: the upcall's and each pgpk command's.\n",
+	.status = "  0 printed, 2 a usage error\n",
+};
 
 int pgpk_cmd_sandbox_policy(int argc, char **argv)
 {
+	pgpk_cli_begin(&pgpk_sandbox_policy_usage);
+	if (argc > 1 && pgpk_cli_is_help(argv[1]))
+		return pgpk_cli_help();
+	if (argc > 1)
+		return pgpk_cli_usage_err("takes no argument, '%s' is one",
+					  argv[1]);
 	pgpk_sandbox_print_policy(stdout);
-	return 0;
+	return fflush(stdout) ? 2 : 0;
 }

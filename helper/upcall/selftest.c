@@ -376,7 +376,7 @@ int pgpk_cmd_selftest(int argc, char **argv)
 		snprintf(msg, sizeof(msg), "the caller (not root)");
 	pgpk_st_report(&st, PGPK_ST_PASS, "sandbox-prepare",
 		       "parser runs as "
-		       "%s; OpenSSL warmed up; filter compiled",
+		       "%s; OpenSSL warmed up; filter built in",
 		       msg);
 	pgpk_st_kat(&st, &sb, &policy, "kat-key", PGPK_WANT_KEY, pgpk_st_key,
 		    sizeof(pgpk_st_key), pgpk_st_key_canon,

@@ -131,7 +131,8 @@ static int pgpk_upcall_args(int argc, char **argv, struct pgpk_policy *policy,
 	errno = 0;
 	v = strtol(serial, &end, 10);
 	if (!serial[0] || *end || errno || v <= 0 || v > 0x7fffffff) {
-		fprintf(stderr, "upcall: bad key serial '%s'\n", serial);
+		fprintf(stderr, "pgpk-helper upcall: bad key serial '%s'\n",
+			serial);
 		return 2;
 	}
 	up->key = (key_serial_t)v;

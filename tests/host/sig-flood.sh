@@ -76,7 +76,7 @@ run() {
 		echo "ok: $(tail -1 <<<"$out" | sed 's/ ([0-9]* us)$//')"
 		;;
 	*)
-		if ! grep -q "^REJECTED $expect: parser: " <<<"$out"; then
+		if ! grep -q "REJECTED $expect: parser: " <<<"$out"; then
 			echo "FAIL: want $expect from the parser: $(tail -1 <<<"$out")"
 			fail=1
 			return
