@@ -123,14 +123,42 @@ void pgpk_cli_policy_default(struct pgpk_policy *p)
 	p->timeout_ms = 0;
 }
 
-int pgpk_cli_policy_option(struct pgpk_policy *p, int argc, char **argv, int *a)
+/* Policy options the user commands refuse: the upcall's alone. */
+static const char *const pgpk_cli_policy_refused[] = {
+	"--negative-timeout",
+	NULL,
+};
+
+static bool pgpk_cli_option_in(const char *arg, const char *const *names)
+{
+	size_t i, n;
+
+	for (i = 0; names[i]; i++) {
+		n = strlen(names[i]);
+		if (!strncmp(arg, names[i], n) &&
+		    (arg[n] == '\0' || arg[n] == '='))
+			return true;
+	}
+	return false;
+}
+
+int pgpk_cli_policy_option(struct pgpk_policy *p, int argc, char **argv,
+			   int *a)
 {
 	const char *arg = argv[*a];
 	char *msg = NULL;
-	size_t len = 0, i, n;
+	size_t len = 0;
 	FILE *m;
 	int r;
 
+	if (pgpk_cli_option_in(arg, pgpk_cli_policy_refused)) {
+		pgpk_cli_err("%.*s is the upcall's alone (pgpk.conf): refused here",
+			     (int)strcspn(arg, "="), arg);
+		return -1;
+	}
+	/* Any other option, the command's or unknown, is not ours. */
+	if (!pgpk_cli_option_in(arg, pgpk_cli_policy))
+		return 0;
 	m = open_memstream(&msg, &len);
 	if (!m) {
 		pgpk_cli_err("out of memory");
@@ -145,17 +173,7 @@ int pgpk_cli_policy_option(struct pgpk_policy *p, int argc, char **argv, int *a)
 		pgpk_cli_err("%s", msg);
 	}
 	free(msg);
-	if (r <= 0)
-		return r;
-	for (i = 0; pgpk_cli_policy[i]; i++) {
-		n = strlen(pgpk_cli_policy[i]);
-		if (!strncmp(arg, pgpk_cli_policy[i], n) &&
-		    (arg[n] == '\0' || arg[n] == '='))
-			return 1;
-	}
-	pgpk_cli_err("%.*s is the upcall's alone (pgpk.conf): refused here",
-		     (int)strcspn(arg, "="), arg);
-	return -1;
+	return r;
 }
 
 int pgpk_cli_read(const char *path, size_t max, struct pgpk_file *f)
