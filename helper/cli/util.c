@@ -142,8 +142,7 @@ static bool pgpk_cli_option_in(const char *arg, const char *const *names)
 	return false;
 }
 
-int pgpk_cli_policy_option(struct pgpk_policy *p, int argc, char **argv,
-			   int *a)
+int pgpk_cli_policy_option(struct pgpk_policy *p, int argc, char **argv, int *a)
 {
 	const char *arg = argv[*a];
 	char *msg = NULL;
@@ -152,8 +151,9 @@ int pgpk_cli_policy_option(struct pgpk_policy *p, int argc, char **argv,
 	int r;
 
 	if (pgpk_cli_option_in(arg, pgpk_cli_policy_refused)) {
-		pgpk_cli_err("%.*s is the upcall's alone (pgpk.conf): refused here",
-			     (int)strcspn(arg, "="), arg);
+		pgpk_cli_err(
+			"%.*s is the upcall's alone (pgpk.conf): refused here",
+			(int)strcspn(arg, "="), arg);
 		return -1;
 	}
 	/* Any other option, the command's or unknown, is not ours. */

@@ -12,6 +12,7 @@
 
 #include "helper/broker/pgpk_canon_key.h"
 #include "helper/parser/pgpk_parser.h"
+#include "helper/pgpk_text.h"
 #include "proto/pgpk_fields.h"
 
 struct pgpk_dump {
@@ -38,6 +39,19 @@ static void pgpk_dump_u64(struct pgpk_dump *d, const char *name, uint64_t v)
 {
 	pgpk_dump_name(d, name);
 	fprintf(d->out, d->json ? "%" PRIu64 : "%" PRIu64 "\n", v);
+}
+
+/* A Unix time: the number in JSON, the number and its date in text. */
+static void pgpk_dump_time(struct pgpk_dump *d, const char *name, uint64_t v)
+{
+	char t[PGPK_TIME_LEN];
+
+	pgpk_dump_name(d, name);
+	if (d->json)
+		fprintf(d->out, "%" PRIu64, v);
+	else
+		fprintf(d->out, "%" PRIu64 " (%s)\n", v,
+			pgpk_time_str((int64_t)v, t));
 }
 
 static void pgpk_dump_bool(struct pgpk_dump *d, const char *name, bool v)
@@ -100,7 +114,7 @@ static void pgpk_dump_material(struct pgpk_dump *d, const char *name,
 {
 	pgpk_dump_open(d, name);
 	pgpk_dump_u64(d, "version", m->version);
-	pgpk_dump_u64(d, "created", m->created);
+	pgpk_dump_time(d, "created", m->created);
 	pgpk_dump_u64(d, "algorithm", m->algorithm);
 	pgpk_dump_hex(d, "rsa_n", &m->rsa_n);
 	pgpk_dump_hex(d, "rsa_e", &m->rsa_e);
@@ -140,7 +154,7 @@ static void pgpk_dump_sig(struct pgpk_dump *d, const char *name,
 	pgpk_dump_u64(d, "type", s->type);
 	pgpk_dump_u64(d, "pubkey_algorithm", s->pubkey_algorithm);
 	pgpk_dump_u64(d, "hash_algorithm", s->hash_algorithm);
-	pgpk_dump_u64(d, "created", s->created);
+	pgpk_dump_time(d, "created", s->created);
 	if (PGPK_HAS(s, PGPK_SIG_HASHED_AREA))
 		pgpk_dump_hex(d, "hashed_area", &s->hashed_area);
 	pgpk_dump_hashed(d, s);
@@ -216,7 +230,7 @@ static void pgpk_dump_key(struct pgpk_dump *d, const struct pgpk_key *k)
 	if (PGPK_HAS(k, PGPK_KEY_CERTIFICATION))
 		pgpk_dump_sig(d, "certification", &k->certification);
 	if (PGPK_HAS(k, PGPK_KEY_SOFT_REVOKED))
-		pgpk_dump_u64(d, "soft_revoked", k->soft_revoked);
+		pgpk_dump_time(d, "soft_revoked", k->soft_revoked);
 	if (PGPK_HAS(k, PGPK_KEY_SELF_SIGNATURE))
 		pgpk_dump_sig(d, "self_signature", &k->self_signature);
 	if (PGPK_HAS(k, PGPK_KEY_FIRST_BINDING))

@@ -17,6 +17,7 @@
 
 #include "helper/broker/pgpk_anchors.h"
 #include "helper/cli/commands.h"
+#include "helper/pgpk_text.h"
 #include "helper/broker/pgpk_broker.h"
 #include "helper/parser/pgpk_child.h"
 #include "helper/upcall/pgpk_runtime.h"
@@ -39,21 +40,24 @@ static void pgpk_print_hex(const char *label, const struct pgpk_bytes *b)
 static void pgpk_print_material(const char *label,
 				const struct pgpk_key_material *m)
 {
-	printf("%s: v%u RSA (algorithm %u) %u bits, created %u, e %u octets\n",
+	char t[PGPK_TIME_LEN];
+
+	printf("%s: v%u RSA (algorithm %u) %u bits, created %s, e %u octets\n",
 	       label, m->version, m->algorithm, pgpk_be_bits(&m->rsa_n),
-	       m->created, m->rsa_e.len);
+	       pgpk_time_str(m->created, t), m->rsa_e.len);
 }
 
 static void pgpk_print_sig(const char *label, const struct pgpk_sig *s)
 {
 	const char *hash = pgpk_hash_name(s->hash_algorithm);
-
+	char t[PGPK_TIME_LEN];
 	struct pgpk_hashed h;
 
-	printf("%s: v%u type 0x%02x pk %u hash %s (%u) created %u "
+	printf("%s: v%u type 0x%02x pk %u hash %s (%u) created %s "
 	       "quick-check %04X, %u-bit value, hashed area %u octets\n",
 	       label, s->version, s->type, s->pubkey_algorithm,
-	       hash ? hash : "?", s->hash_algorithm, s->created, s->quick_check,
+	       hash ? hash : "?", s->hash_algorithm,
+	       pgpk_time_str(s->created, t), s->quick_check,
 	       pgpk_be_bits(&s->rsa_s), s->hashed_area.len);
 	if (!pgpk_hashed_walk(s->hashed_area.data, s->hashed_area.len, &h))
 		printf("  hashed area refused by the kernel's walk\n");
@@ -74,7 +78,7 @@ static void pgpk_print_sig(const char *label, const struct pgpk_sig *s)
 static void pgpk_print_canon(const struct pgpk_canon *c)
 {
 	const struct pgpk_key *k = &c->key;
-	char label[48];
+	char label[48], t[PGPK_TIME_LEN];
 	u32 i;
 
 	if (PGPK_HAS(c, PGPK_CANON_KEY)) {
@@ -87,8 +91,8 @@ static void pgpk_print_canon(const struct pgpk_canon *c)
 			       (const char *)k->user_id.data,
 			       k->user_id_offset);
 		if (PGPK_HAS(k, PGPK_KEY_SOFT_REVOKED))
-			printf("  signs before %u (soft revocation)\n",
-			       k->soft_revoked);
+			printf("  signs before %s (soft revocation)\n",
+			       pgpk_time_str(k->soft_revoked, t));
 		if (PGPK_HAS(k, PGPK_KEY_PRIMARY))
 			pgpk_print_material("  primary", &k->primary);
 		if (PGPK_HAS(k, PGPK_KEY_CERTIFICATION))
