@@ -16,9 +16,10 @@
  *                                            has from fork() (the files)
  *   frames <------------- fd 1 ------------ 'O' output, 'E' messages,
  *                                           'B' blobs, 'X' exit status
- *   output to stdout, each message line
- *   "pgpk COMMAND: " and its printable
- *   characters to stderr, each blob to
+ *   output to stdout (its control
+ *   characters as '?' on a terminal), each
+ *   message line "pgpk COMMAND: " and its
+ *   printable characters to stderr, each blob to
  *   its check; reaped; its exit status, or 2
  *   and why (killed, SIGSYS, crashed, out of
  *   time, broken frames)
@@ -123,6 +124,7 @@ struct pgpk_run {
 	char line[1024]; /* a message line being assembled */
 	size_t line_len;
 	int status; /* from the 'X' frame, -1 before it */
+	bool tty; /* stdout is a terminal */
 	int refused; /* an exit status: the exchange is over */
 	const char *why; /* why the child's answer is refused */
 };
@@ -141,6 +143,17 @@ static int pgpk_run_write_all(int fd, const uint8_t *p, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+/* C0 control characters but newline and tab, and DEL, made '?'. */
+static void pgpk_run_printable(uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((p[i] < 0x20 && p[i] != '\n' && p[i] != '\t') ||
+		    p[i] == 0x7f)
+			p[i] = '?';
 }
 
 /* One message line: the command's prefix, printable characters only. */
@@ -198,6 +211,10 @@ static void pgpk_run_frame(struct pgpk_run *run)
 	}
 	switch (run->kind) {
 	case PGPK_REPLY_OUT:
+		/* No escape sequence reaches a terminal, whatever a
+		 * parser taken over would write (the output is text). */
+		if (run->tty)
+			pgpk_run_printable(run->payload, run->have);
 		fflush(stdout);
 		if (pgpk_run_write_all(1, run->payload, run->have)) {
 			pgpk_cli_err("standard output: %s", strerror(errno));
@@ -372,7 +389,7 @@ int pgpk_cli_sandboxed(const struct pgpk_cli_child *c)
 		.cpu_seconds = PGPK_RUN_CPU_SECONDS,
 		.lazy_crypto = true,
 	};
-	struct pgpk_run run = { .c = c, .status = -1 };
+	struct pgpk_run run = { .c = c, .status = -1, .tty = isatty(1) };
 	struct pgpk_sandbox sb;
 	int in[2], out[2], wstatus = 0, ret;
 	char msg[256];
