@@ -45,6 +45,7 @@ static const struct {
 	{ EINVAL, "EINVAL" },
 	{ EIO, "EIO" },
 	{ EPERM, "EPERM" },
+	{ EACCES, "EACCES" },
 	{ EMFILE, "EMFILE" },
 	{ ENFILE, "ENFILE" },
 };
