@@ -88,6 +88,16 @@ void pgpk_cli_policy_default(struct pgpk_policy *p);
 int pgpk_cli_policy_option(struct pgpk_policy *p, int argc, char **argv,
 			   int *a);
 
+/*
+ * The arguments "[--json] FILE" (list, dump): 0 with *json and *path
+ * set; -1 when --help was answered (exit 0); or the exit status of a
+ * usage error, said (naming missing when FILE is).
+ */
+int pgpk_cli_json_file(int argc, char **argv, bool *json, const char **path,
+		       const char *missing);
+/* Write all of buf to fd (EINTR retried); 0 or -errno. */
+int pgpk_cli_write_all(int fd, const void *buf, size_t len);
+
 /* Whole inputs: a file's octets ("-" = stdin). */
 #define PGPK_CLI_MAX_INPUT (256u * 1024 * 1024)
 /*

@@ -39,26 +39,14 @@ int pgpk_cmd_dump(int argc, char **argv)
 	struct pgpk_dump_job d = { 0 };
 	struct pgpk_cli_child c = { .work = pgpk_dump_work, .arg = &d };
 	const char *path = NULL;
-	int a, ret;
+	int ret;
 
 	pgpk_cli_begin(&pgpk_dump_usage);
-	for (a = 1; a < argc; a++) {
-		if (pgpk_cli_is_help(argv[a]))
-			return pgpk_cli_help();
-		if (!strcmp(argv[a], "--json"))
-			d.json = true;
-		else if (argv[a][0] == '-' && argv[a][1])
-			return pgpk_cli_usage_err("unknown option '%s'",
-						  argv[a]);
-		else if (!path)
-			path = argv[a];
-		else
-			return pgpk_cli_usage_err(
-				"one BLOB only, '%s' is a second", argv[a]);
-	}
-	if (!path)
-		return pgpk_cli_usage_err(
-			"missing BLOB (a canonical key or signature, or - for stdin)");
+	ret = pgpk_cli_json_file(
+		argc, argv, &d.json, &path,
+		"BLOB (a canonical key or signature, or - for stdin)");
+	if (ret)
+		return ret < 0 ? 0 : ret;
 	if (pgpk_cli_read(path, PGPK_CLI_MAX_INPUT, &d.in))
 		return 2;
 	ret = pgpk_cli_sandboxed(&c);

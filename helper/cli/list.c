@@ -44,26 +44,14 @@ int pgpk_cmd_list(int argc, char **argv)
 	struct pgpk_list l = { 0 };
 	struct pgpk_cli_child c = { .work = pgpk_list_work, .arg = &l };
 	const char *path = NULL;
-	int a, ret;
+	int ret;
 
 	pgpk_cli_begin(&pgpk_list_usage);
-	for (a = 1; a < argc; a++) {
-		if (pgpk_cli_is_help(argv[a]))
-			return pgpk_cli_help();
-		if (!strcmp(argv[a], "--json"))
-			l.json = true;
-		else if (argv[a][0] == '-' && argv[a][1])
-			return pgpk_cli_usage_err("unknown option '%s'",
-						  argv[a]);
-		else if (!path)
-			path = argv[a];
-		else
-			return pgpk_cli_usage_err(
-				"one FILE only, '%s' is a second", argv[a]);
-	}
-	if (!path)
-		return pgpk_cli_usage_err(
-			"missing FILE (a keyring, a certificate, or - for stdin)");
+	ret = pgpk_cli_json_file(
+		argc, argv, &l.json, &path,
+		"FILE (a keyring, a certificate, or - for stdin)");
+	if (ret)
+		return ret < 0 ? 0 : ret;
 	l.threads = ncpu > 1 ? (unsigned int)(ncpu > 8 ? 8 : ncpu) : 1;
 	c.threads = l.threads;
 	if (pgpk_cli_read(path, PGPK_CLI_MAX_INPUT, &l.in))

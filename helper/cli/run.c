@@ -129,22 +129,6 @@ struct pgpk_run {
 	const char *why; /* why the child's answer is refused */
 };
 
-static int pgpk_run_write_all(int fd, const uint8_t *p, size_t len)
-{
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* C0 control characters but newline and tab, and DEL, made '?'. */
 static void pgpk_run_printable(uint8_t *p, size_t n)
 {
@@ -216,7 +200,7 @@ static void pgpk_run_frame(struct pgpk_run *run)
 		if (run->tty)
 			pgpk_run_printable(run->payload, run->have);
 		fflush(stdout);
-		if (pgpk_run_write_all(1, run->payload, run->have)) {
+		if (pgpk_cli_write_all(1, run->payload, run->have)) {
 			pgpk_cli_err("standard output: %s", strerror(errno));
 			run->refused = 2;
 		}

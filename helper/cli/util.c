@@ -176,6 +176,30 @@ int pgpk_cli_policy_option(struct pgpk_policy *p, int argc, char **argv, int *a)
 	return r;
 }
 
+int pgpk_cli_json_file(int argc, char **argv, bool *json, const char **path,
+		       const char *missing)
+{
+	int a;
+
+	*json = false;
+	*path = NULL;
+	for (a = 1; a < argc; a++) {
+		if (pgpk_cli_is_help(argv[a]))
+			return pgpk_cli_help() ?: -1;
+		if (!strcmp(argv[a], "--json"))
+			*json = true;
+		else if (argv[a][0] == '-' && argv[a][1])
+			return pgpk_cli_usage_err("unknown option '%s'",
+						  argv[a]);
+		else if (!*path)
+			*path = argv[a];
+		else
+			return pgpk_cli_usage_err(
+				"one file only, '%s' is a second", argv[a]);
+	}
+	return *path ? 0 : pgpk_cli_usage_err("missing %s", missing);
+}
+
 int pgpk_cli_read(const char *path, size_t max, struct pgpk_file *f)
 {
 	bool is_stdin = !strcmp(path, "-");
@@ -272,7 +296,7 @@ int pgpk_cli_binary_ok(const char *out_path)
 	return 2;
 }
 
-static int pgpk_cli_write_all(int fd, const void *buf, size_t len)
+int pgpk_cli_write_all(int fd, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
 	ssize_t n;
