@@ -760,7 +760,7 @@ static int pgpk_broker_exchange(const struct pgpk_broker *broker,
 	if (req->want == PGPK_WANT_KEY && !pgpk_is_binary(data, len)) {
 		snprintf(
 			why, why_len,
-			"not binary OpenPGP (ASCII armor? the kernel takes none: gpg --dearmor, pgpk-helper import)");
+			"not binary OpenPGP (ASCII armor? the kernel takes none: gpg --dearmor, pgpk import)");
 		return EBADMSG;
 	}
 	if (!sb) {

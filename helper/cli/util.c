@@ -200,6 +200,13 @@ int pgpk_cli_json_file(int argc, char **argv, bool *json, const char **path,
 	return *path ? 0 : pgpk_cli_usage_err("missing %s", missing);
 }
 
+/* What bounds an input: the policy option, or pgpk's own bound. */
+static const char *pgpk_cli_max_what(void)
+{
+	return pgpk_cli_now && pgpk_cli_now->policy ? "allowed (--max-input)" :
+						      "pgpk reads";
+}
+
 int pgpk_cli_read(const char *path, size_t max, struct pgpk_file *f)
 {
 	bool is_stdin = !strcmp(path, "-");
@@ -219,9 +226,9 @@ int pgpk_cli_read(const char *path, size_t max, struct pgpk_file *f)
 		goto error;
 	}
 	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
-		pgpk_cli_err(
-			"%s: %llu octets, more than the %zu allowed (--max-input)",
-			path, (unsigned long long)st.st_size, max);
+		pgpk_cli_err("%s: %llu octets, more than the %zu %s", path,
+			     (unsigned long long)st.st_size, max,
+			     pgpk_cli_max_what());
 		goto error;
 	}
 	/* A regular file is mapped: no copy (a 27 MB keyring). */
@@ -259,9 +266,8 @@ int pgpk_cli_read(const char *path, size_t max, struct pgpk_file *f)
 			break;
 		used += (size_t)n;
 		if (used > max) {
-			pgpk_cli_err(
-				"%s: more than the %zu octets allowed (--max-input)",
-				path, max);
+			pgpk_cli_err("%s: more than the %zu octets %s", path,
+				     max, pgpk_cli_max_what());
 			goto error;
 		}
 	}
