@@ -149,7 +149,7 @@ const char *pgpk_sandbox_step_str(enum pgpk_sandbox_step step);
 
 /*
  * How every pgpk process initialises OpenSSL, before any other OpenSSL
- * call (helper/main.c; pgpk_sandbox_preload_crypto() for programs without
+ * call (helper/pgpk.c, helper/pgpk_helper.c; pgpk_sandbox_preload_crypto() for programs without
  * that main).  Use with <openssl/crypto.h>.
  *  - NO_LOAD_CONFIG: no openssl.cnf; nothing in it is pgpk's policy, and
  *    parsing it was a third of a verification's instructions.

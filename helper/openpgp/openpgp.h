@@ -139,7 +139,7 @@ struct pgpk_signature {
 	size_t sig_fields_len;
 };
 
-struct pgpk_rsa; /* internal (cert.c): a loaded RSA public key */
+struct pgpk_rsa; /* internal (rsa.c): a loaded RSA public key */
 
 /* One key packet, primary (tag 6) or subkey (tag 14), RFC 9580 5.5.2. */
 struct pgpk_pubkey {
@@ -215,7 +215,7 @@ struct pgpk_pubkey {
 	 * bindings only update its properties); else binding's. */
 	uint32_t bound_at;
 	const struct pgpk_signature *first_binding;
-	/* Internal (cert.c): an RSA key as loaded by the first check of a
+	/* Internal (rsa.c): an RSA key as loaded by the first check of a
 	 * signature it made, kept with its keyring; rsa_err once loading
 	 * failed. */
 	struct pgpk_rsa *rsa;
@@ -367,7 +367,7 @@ int pgpk_text_canonicalize(const uint8_t *in, size_t len, bool strip_trailing,
 int pgpk_text_canonicalize_detached(const uint8_t *in, size_t len,
 				    uint8_t **out, size_t *out_len);
 
-/* ---- keys (key.c, cert.c) ---- */
+/* ---- keys (key.c, cert.c, selfsig.c) ---- */
 
 /*
  * Where each certificate of binary packets starts: the header offsets of
@@ -530,7 +530,7 @@ int pgpk_sigs_canonical(const struct pgpk_sigset *set, const size_t *idx,
 			uint8_t **blob, size_t *blob_len,
 			struct pgpk_error *err);
 
-/* ---- hashing and verification helpers (cert.c), used by verify ---- */
+/* ---- hashing and verification helpers (rsa.c), used by verify ---- */
 
 /* OpenSSL digest name for an RFC 9580 9.5 hash id, or NULL. */
 const char *pgpk_md_name(unsigned int hash_algo);

@@ -5,7 +5,7 @@
  * key, convert, debug and the upcall (pgpk_convert()), import and verify
  * all decide here, so they cannot disagree.
  *
- * The facts come from pgpk_keyring_parse() (cert.c): which self-signature
+ * The facts come from pgpk_keyring_parse() (cert.c, selfsig.c): which self-signature
  * and binding verify, back-signatures, revocations and their hardness,
  * expiry at the parse's `now`.  This file only applies the rules, in one
  * order, so that every path names the same first reason.
