@@ -6,7 +6,7 @@
  * (*.pgp, *.gpg) or armored (*.asc).  Root's configuration: the broker
  * reads the files, and only the sandboxed parser parses them
  * (pgpk_convert_opts.anchors).  The same certificates are loaded into the
- * kernel's .pgpk keyring at boot (pgpk-helper import --keyring %:.pgpk),
+ * kernel's .pgpk keyring at boot (pgpk import --keyring %:.pgpk, by pgpk-anchors),
  * where restrict.c verifies the chosen certification again.
  */
 #ifndef PGPK_ANCHORS_H

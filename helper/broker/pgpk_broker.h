@@ -24,7 +24,7 @@
  * status 0: payload is a canonical blob; status = a positive errno
  * (EBADMSG, ENOPKG, ENOKEY, EKEYREJECTED, EKEYEXPIRED, ENOMEM): payload is
  * the parser's message, printable text.  A request answers one frame
- * (pgpk_broker_run()); pgpk-helper import's children answer one frame per
+ * (pgpk_broker_run()); pgpk import's children answer one frame per
  * key of their certificate (pgpk_broker_frames()).
  *
  * The kernel caches nothing and shares no answer: each request is its

@@ -10,7 +10,7 @@ int pgpk_child_convert(const struct pgpk_child_ctx *ctx, const uint8_t *in,
 		       size_t len, int out_fd);
 
 /*
- * pgpk-helper import: the input is one certificate; one frame per key,
+ * pgpk import: the input is one certificate; one frame per key,
  * primary first: its canonical Key (offsets included), or ENOKEY with
  * "KEYID key|subkey ALGO: skipped: why" for a key not to be added
  * (not RSA, unusable, a subkey that does not sign), or the errno of a

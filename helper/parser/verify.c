@@ -110,7 +110,7 @@ struct pgpk_verify_ctx {
 	const uint8_t *data; /* detached data, or NULL */
 	size_t data_len;
 	/* The same canonicalised for a text signature (RFC 9580 5.2.1.2),
-	 * as pgpk-helper convert --data puts it in a canonical blob; NULL
+	 * as pgpk convert --data puts it in a canonical blob; NULL
 	 * when SIG is canonical (the kernel hashes its data as given). */
 	const uint8_t *text;
 	size_t text_len;
