@@ -132,11 +132,13 @@ int pgpk_canon_form(const u8 *blob, size_t len);
 /*
  * RFC 9580 5.2.3.7: a critical subpacket whose type an implementation
  * does not understand makes the signature invalid.  The types pgpk (the
- * kernel's walk and the helper's parser alike) takes as critical: 2-7,
- * 9-12, 16, 21-35 but 20 (a critical notation, 5.2.3.24, is never
- * understood), 37-39.  Reserved, private and unknown types are not.
+ * kernel's walk and the helper's parser alike) takes as critical: 2-4,
+ * 7, 9-12, 16, 21-35 but 20 (a critical notation, 5.2.3.24, is never
+ * understood), 37-39.  Not a trust signature (5) nor its regular
+ * expression (6), which limit what a certification says and which pgpk
+ * does not enforce; nor reserved, private and unknown types.
  */
-#define PGPK_CRITICAL_OK	0xefffe11efcULL
+#define PGPK_CRITICAL_OK	0xefffe11e9cULL
 
 /* RFC 9580 5.2.3.29: key flags octet 1. */
 #define PGPK_KEY_FLAG_CERTIFY	0x01

@@ -158,8 +158,16 @@ static int pgpk_upcall_actor(struct key *authkey, void *aux)
 	return ret;
 }
 
+/*
+ * A request in flight holds 4 KiB of its requester's key quota
+ * (key_alloc() charges def_datalen until the answer, which is charged
+ * nothing): with the default 20,000-octet quota (keys/maxbytes), a user
+ * has at most 4 in flight, and one more is refused, EDQUOT, before
+ * anything is started (trust rule 7).
+ */
 static struct key_type pgpk_key_type_upcall = {
 	.name		= "pgpk",
+	.def_datalen	= 4096,
 	.flags		= KEY_TYPE_INSTANT_REAP,
 	.preparse	= pgpk_upcall_preparse,
 	.free_preparse	= user_free_preparse,
@@ -326,11 +334,12 @@ static struct pgpk_sig_info *pgpk_digest_of(const struct pgpk_key *k,
 /*
  * A key's use and life, from self-signatures made by its primary key and
  * verified here (trust rule 10; RFC 9580 5.2.3.10: the self-signature
- * says what a key is for and until when): [0] the primary key's own, a
- * certification of the user ID (or a direct-key signature): Key.
- * self_signature, else the certification; [1] a subkey's binding, its
- * certification; [2] a subkey's first binding, Key.first_binding, if
- * older.  Key flags: [0] for a primary key, [1] for a subkey, which never
+ * says what a key is for and until when): [0] the primary key's own, of
+ * its version's kind, not the submitter's pick (RFC 9580 10.1.1, 10.1.3:
+ * a v4 key's certification of its user ID, a v6 key's direct-key
+ * signature): Key.self_signature, else the certification; [1] a subkey's
+ * binding, its certification; [2] a subkey's first binding,
+ * Key.first_binding, if older.  Key flags: [0] for a primary key, [1] for a subkey, which never
  * certifies; an expiry (the Key Expiration Time after the key's creation,
  * or the Signature Expiration Time): [0] and [1], the earliest; the
  * subkey signs from the oldest binding; it is dedicated to IMA if [1]
@@ -361,9 +370,10 @@ static int pgpk_self_sigs(const struct pgpk_key *k, struct pgpk_public_key *pk,
 		       ERR_PTR(-EKEYREJECTED);
 		ret = PTR_ERR_OR_ZERO(info) ?:
 		      pgpk_rsa_verify(&pri, pm->rsa_n.len, &info->pks) ?:
-		      (!i && info->h.marked ? -EKEYREJECTED : 0);
+		      (!i && (info->h.marked || (pm->version == 6) !=
+			      (info->type == PGPK_SIG_DIRECT_KEY)) ? -EKEYREJECTED : 0);
 		if (ret)
-			pgpk_refuse(ret, "self-sig [%d]: none, bad, or IMA mark on a primary (%d)",
+			pgpk_refuse(ret, "self-sig [%d]: none, bad, of another kind or marked (%d)",
 				    i, ret);
 		if (!ret && i < 2 && info->h.key_expires)
 			end = min(end, (u64)(i ? k->material.created : pm->created) +
@@ -552,5 +562,4 @@ module_init(pgpk_init);
 module_exit(pgpk_exit);
 
 MODULE_DESCRIPTION("OpenPGP keys and signatures, parsed in user space");
-MODULE_AUTHOR("pgpk");
 MODULE_LICENSE("GPL");

@@ -346,8 +346,9 @@ static int pgpk_sig_check(const struct pgpk_sig *sig, const u8 *data,
  * signature with its content (pgpk-helper sig), the key's payload the
  * content (user_preparse(): at most 32767 octets).  Searched for the
  * issuers: the module's trusted keyring, then the caller's session
- * keyring.  Several signatures are judged as gpgv, apt and pgpk-helper
- * verify do: one whose issuer is not in the keyring is skipped; any other
+ * keyring if he has one (a process of systemd --user may not).  Several
+ * signatures are judged as gpgv, apt and pgpk-helper verify do: one
+ * whose issuer is not in the keyring is skipped; any other
  * failure refuses the document; one at least must verify.  It never
  * leaves the kernel (trust rule 8): OpenPGP is converted in user space
  * first, which also canonicalises the text of a text signature (RFC 9580
@@ -361,8 +362,7 @@ static int pgpk_test_preparse(struct key_preparsed_payload *prep)
 				 current_cred()->session_keyring };
 	const struct pgpk_canon *c;
 	struct pgpk_answer *ans;
-	int ret = -ENOKEY, i, r;
-	bool good = false;
+	int ret = -ENOKEY, i, r, good = 0;
 
 	ans = pgpk_decode(prep->data, prep->datalen, "canonical signature");
 	if (IS_ERR(ans))
@@ -370,7 +370,7 @@ static int pgpk_test_preparse(struct key_preparsed_payload *prep)
 	c = &ans->canon;
 	if (!PGPK_HAS(c, PGPK_CANON_SIGNATURE) || !PGPK_HAS(c, PGPK_CANON_CONTENT))
 		ret = pgpk_refuse(-EBADMSG, "pgpk_test takes a signature with content");
-	for (r = 0; r < 2 && ret == -ENOKEY && !good; r++)
+	for (r = 0; r < 2 && rings[r] && ret == -ENOKEY && !good; r++)
 		for (i = 0; i <= c->nr_more && ret == -ENOKEY; i++) {
 			ret = pgpk_sig_check(&c->sigs[i], c->content.data,
 					     c->content.len, rings[r]);

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "helper/broker/pgpk_policy.h"
+#include "helper/broker/pgpk_quota.h"
 #include "helper/pgpk_text.h"
 
 static const struct {
@@ -104,6 +105,7 @@ void pgpk_policy_default(struct pgpk_policy *policy)
 	policy->timeout_ms = PGPK_POLICY_TIMEOUT_MS;
 	policy->max_answer = PGPK_POLICY_MAX_ANSWER;
 	policy->sandbox_user = NULL;
+	policy->max_per_uid = PGPK_POLICY_MAX_PER_UID;
 }
 
 static int pgpk_parse_ulong(const char *opt, const char *val, unsigned long lo,
@@ -131,6 +133,7 @@ enum pgpk_opt_id {
 	PGPK_OPT_TIMEOUT_MS,
 	PGPK_OPT_NEGATIVE_TIMEOUT,
 	PGPK_OPT_SANDBOX_USER,
+	PGPK_OPT_MAX_PER_UID,
 };
 
 static const struct {
@@ -157,6 +160,8 @@ static const struct {
 	  "obsolete, ignored (the kernel caches no refusal)" },
 	{ "--sandbox-user", PGPK_OPT_SANDBOX_USER, "USER",
 	  "user the parser runs as when root [a uid of its own]" },
+	{ "--max-per-uid", PGPK_OPT_MAX_PER_UID, "N",
+	  "upcalls of one user in flight, more: EDQUOT; 0: no bound [4]" },
 };
 
 #define PGPK_NR_OPTS (sizeof(pgpk_policy_opts) / sizeof(pgpk_policy_opts[0]))
@@ -220,6 +225,12 @@ static int pgpk_policy_apply(struct pgpk_policy *policy, enum pgpk_opt_id id,
 			return -1;
 		}
 		policy->sandbox_user = val;
+		return 0;
+	case PGPK_OPT_MAX_PER_UID:
+		if (pgpk_parse_ulong(opt, val, 0, PGPK_QUOTA_MAX_SLOTS, &n,
+				     err))
+			return -1;
+		policy->max_per_uid = (unsigned int)n;
 		return 0;
 	}
 	return -1;

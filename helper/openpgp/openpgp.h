@@ -192,12 +192,16 @@ struct pgpk_pubkey {
 	 * signing AND valid AND not revoked AND not expired. */
 	bool can_sign;
 	/* Subkey: its deciding binding signature (0x18); primary: the
-	 * self-signature that decides its expiry and flags, as the kernel
-	 * reads them (Key.self_signature): the direct-key signature (0x1f)
-	 * if it has Key Flags or a Key Expiration Time, else the primary
-	 * user ID's newest self-signature, else the direct-key signature.
-	 * NULL if none. */
+	 * self-signature the kernel reads its expiry and flags from
+	 * (Key.self_signature), the one its version reads: a v4 key's
+	 * primary user ID's newest self-signature, a v6 key's direct-key
+	 * signature (RFC 9580 10.1.1, 10.1.3).  NULL if none. */
 	const struct pgpk_signature *binding;
+	/* Primary v4: a direct-key signature says less (flags or expiry)
+	 * than `binding`; usage and expires are the narrower (GnuPG's
+	 * reading), and the key does not convert (the kernel reads one
+	 * signature). */
+	bool self_narrowed;
 	/* An MPI of the key whose bit count does not match its value
 	 * (RFC 9580 3.2): listed, but never converted (the kernel's
 	 * rebuilt packet would differ). */
@@ -430,15 +434,21 @@ const char *pgpk_pk_algo_name(unsigned int algo);
 #define PGPK_USE_SIGN 0x01 /* sign documents: key flags must allow it */
 #define PGPK_USE_ALLOW_EXPIRED 0x02 /* --allow-expired */
 #define PGPK_USE_ALLOW_REVOKED 0x04 /* --allow-revoked: soft ones only */
+/* OpenPGP's judgement alone, without the kernel's floor on the
+ * self-signature (list's can_sign, GnuPG's meaning): nothing converts
+ * with it. */
+#define PGPK_USE_OPENPGP 0x08
 
 /*
  * Whether `key` of `cert` may be used (RFC 9580 5.2.3.13, 5.2.3.29,
  * 5.2.3.31, 5.2.3.34, 10.1.1), at the `now` the keyring was parsed at:
  * valid self-signature and binding, back-signature for a signing subkey,
  * not revoked (hard: whatever `use` says), not expired (the primary's
- * expiry included), may sign (PGPK_USE_SIGN).  Every command decides
- * with this function.  0, or -EKEYREJECTED / -EKEYEXPIRED and `err`
- * naming the rule.
+ * expiry included), a self-signature (and a subkey's binding) the kernel
+ * checks, which it reads the key's use and life from (the policy floor:
+ * no SHA-1; but with PGPK_USE_OPENPGP), may sign (PGPK_USE_SIGN).  Every
+ * command decides with this function.  0, or -EKEYREJECTED /
+ * -EKEYEXPIRED and `err` naming the rule.
  */
 int pgpk_key_usable(const struct pgpk_cert *cert, const struct pgpk_pubkey *key,
 		    unsigned int use, struct pgpk_error *err);

@@ -556,25 +556,37 @@ void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert,
 	 * (RFC 9580 5.2.3.23) are not followed. */
 	pgpk_revocations(v, pri, PGPK_SIG_KEY_REVOCATION, pri, NULL);
 	/*
-	 * One self-signature says what the key may do and until when (RFC
-	 * 9580 5.2.3.10), the one the kernel is given and reads the same
-	 * from (Key.self_signature): the direct-key signature if it says
-	 * either, else the primary user ID's (GnuPG would also take an
-	 * expiry or flags from another user ID's, or the direct-key
-	 * signature's under the user ID's flags).
+	 * The self-signature the kernel is given (Key.self_signature) and
+	 * reads the key's flags and expiry from, the one its version reads
+	 * (RFC 9580 10.1.1, 10.1.3): a v4 key's primary user ID's newest
+	 * self-signature, a v6 key's direct-key signature; the submitter
+	 * does not choose.  A v4 key's direct-key signature says its part
+	 * too (GnuPG, sq): where it says less, the key is narrower than the
+	 * kernel would read it, and does not convert (self_narrowed).
 	 */
 	b = cert->primary_uid >= 0 ? cert->uids[cert->primary_uid].selfsig :
 				     NULL;
-	if (dk && (dk->has_key_flags ||
-		   (dk->has_key_expires && dk->key_expires) || !b))
+	if (pri->version == 6)
 		b = dk;
 	pri->binding = b;
 	pri->has_key_flags = b && b->has_key_flags;
 	pri->key_flags = b ? b->key_flags : 0;
 	pri->usage = pgpk_usage_from(pri, b);
 	pri->expires = pgpk_self_sig_end(pri, b);
+	if (dk && dk != b) {
+		uint8_t usage = pri->usage & pgpk_usage_from(pri, dk);
+		int64_t end = pgpk_self_sig_end(pri, dk);
+
+		pri->self_narrowed =
+			usage != pri->usage ||
+			(end && (!pri->expires || end < pri->expires));
+		pri->usage = usage;
+		if (end && (!pri->expires || end < pri->expires))
+			pri->expires = end;
+	}
 	pri->expired = pri->expires && pri->expires <= v->now;
-	pri->can_sign = !pgpk_key_usable(cert, pri, PGPK_USE_SIGN, NULL);
+	pri->can_sign = !pgpk_key_usable(
+		cert, pri, PGPK_USE_SIGN | PGPK_USE_OPENPGP, NULL);
 
 	for (i = 0; i < cert->nsubkeys; i++) {
 		struct pgpk_pubkey *sub = &cert->subkeys[i];
@@ -603,8 +615,8 @@ void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert,
 		    pri->valid && sub->valid && !sub->revoked && !sub->expired)
 			sub->backsig =
 				pgpk_check_backsig(v, cert, sub, sub->binding);
-		sub->can_sign =
-			!pgpk_key_usable(cert, sub, PGPK_USE_SIGN, NULL);
+		sub->can_sign = !pgpk_key_usable(
+			cert, sub, PGPK_USE_SIGN | PGPK_USE_OPENPGP, NULL);
 	}
 }
 

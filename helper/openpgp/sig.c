@@ -42,25 +42,26 @@ enum pgpk_subpacket {
 	PGPK_SP_PREF_AEAD_SUITES = 39,
 };
 
-/* The kernel's PGPK_CRITICAL_OK is this list, but for notations. */
+/* The kernel's PGPK_CRITICAL_OK is this list, but for notations and
+ * trust signatures (a critical trust level or regular expression limits
+ * a certification: nothing here enforces them). */
 #define PGPK_BIT(t) (1ULL << PGPK_SP_##t)
-_Static_assert(PGPK_CRITICAL_OK ==
-		       (PGPK_BIT(CREATED) | PGPK_BIT(SIG_EXPIRES) |
-			PGPK_BIT(EXPORTABLE) | PGPK_BIT(TRUST) |
-			PGPK_BIT(REGEX) | PGPK_BIT(REVOCABLE) |
-			PGPK_BIT(KEY_EXPIRES) | PGPK_BIT(PLACEHOLDER) |
-			PGPK_BIT(PREF_SYM) | PGPK_BIT(REVOCATION_KEY) |
-			PGPK_BIT(ISSUER) | PGPK_BIT(PREF_HASH) |
-			PGPK_BIT(PREF_COMPR) | PGPK_BIT(KS_PREFS) |
-			PGPK_BIT(PREF_KS) | PGPK_BIT(PRIMARY_UID) |
-			PGPK_BIT(POLICY) | PGPK_BIT(KEY_FLAGS) |
-			PGPK_BIT(SIGNER_UID) | PGPK_BIT(REVOCATION_REASON) |
-			PGPK_BIT(FEATURES) | PGPK_BIT(TARGET) |
-			PGPK_BIT(EMBEDDED) | PGPK_BIT(ISSUER_FPR) |
-			PGPK_BIT(PREF_AEAD) | PGPK_BIT(RECIPIENT_FPR) |
-			PGPK_BIT(ATTESTED) | PGPK_BIT(KEY_BLOCK) |
-			PGPK_BIT(PREF_AEAD_SUITES)),
-	       "PGPK_CRITICAL_OK names every subpacket type but notations");
+_Static_assert(
+	PGPK_CRITICAL_OK ==
+		(PGPK_BIT(CREATED) | PGPK_BIT(SIG_EXPIRES) |
+		 PGPK_BIT(EXPORTABLE) | PGPK_BIT(REVOCABLE) |
+		 PGPK_BIT(KEY_EXPIRES) | PGPK_BIT(PLACEHOLDER) |
+		 PGPK_BIT(PREF_SYM) | PGPK_BIT(REVOCATION_KEY) |
+		 PGPK_BIT(ISSUER) | PGPK_BIT(PREF_HASH) | PGPK_BIT(PREF_COMPR) |
+		 PGPK_BIT(KS_PREFS) | PGPK_BIT(PREF_KS) |
+		 PGPK_BIT(PRIMARY_UID) | PGPK_BIT(POLICY) |
+		 PGPK_BIT(KEY_FLAGS) | PGPK_BIT(SIGNER_UID) |
+		 PGPK_BIT(REVOCATION_REASON) | PGPK_BIT(FEATURES) |
+		 PGPK_BIT(TARGET) | PGPK_BIT(EMBEDDED) | PGPK_BIT(ISSUER_FPR) |
+		 PGPK_BIT(PREF_AEAD) | PGPK_BIT(RECIPIENT_FPR) |
+		 PGPK_BIT(ATTESTED) | PGPK_BIT(KEY_BLOCK) |
+		 PGPK_BIT(PREF_AEAD_SUITES)),
+	"PGPK_CRITICAL_OK names every subpacket type but notations and trust");
 #undef PGPK_BIT
 
 bool pgpk_sig_kernel_checkable(const struct pgpk_signature *s,
@@ -71,8 +72,8 @@ bool pgpk_sig_kernel_checkable(const struct pgpk_signature *s,
 	if (!h)
 		h = &own;
 	return (s->version == 4 || s->version == 6) &&
-	       pgpk_pk_algo_is_rsa(s->pk_algo) && !s->malformed &&
-	       !s->unknown_critical && s->has_created &&
+	       pgpk_pk_algo_is_rsa(s->pk_algo) && s->pk_algo != PGPK_PK_RSA_E &&
+	       !s->malformed && !s->unknown_critical && s->has_created &&
 	       (s->hash_algo == PGPK_HASH_SHA224 ||
 		s->hash_algo == PGPK_HASH_SHA256 ||
 		s->hash_algo == PGPK_HASH_SHA384 ||

@@ -17,6 +17,7 @@
 #include "helper/openpgp/openpgp.h"
 #include "helper/parser/pgpk_parser.h"
 #include "helper/pgpk_text.h"
+#include "kernel/pgpk_canon.h"
 
 static void pgpk_put_hex(FILE *out, const uint8_t *p, size_t n)
 {
@@ -156,7 +157,8 @@ static void pgpk_json_key(FILE *out, const struct pgpk_cert *cert,
 static void pgpk_text_key(FILE *out, const struct pgpk_cert *cert,
 			  const struct pgpk_pubkey *key)
 {
-	char created[PGPK_TIME_LEN], expires[PGPK_TIME_LEN], desc[300];
+	char created[PGPK_TIME_LEN], expires[PGPK_TIME_LEN],
+		desc[PGPK_NAME_SIZE];
 
 	pgpk_date_str(key->created, created);
 	fprintf(out, "%s   %s%u/", key->subkey ? "sub" : "pub",

@@ -116,11 +116,12 @@ struct pgpk_ref_hashed {
 	bool marked; /* the IMA mark, a whole subpacket */
 };
 
-/* RFC 9580 5.2.3.7: the subpacket types taken when critical (no 20). */
+/* RFC 9580 5.2.3.7: the subpacket types taken when critical. */
 static inline bool pgpk_ref_critical_ok(unsigned int type)
 {
-	static const uint8_t ok[] = { 2,  3,  4,  5,  6,  7,  9,  10, 11, 12,
-				      16, 21, 22, 23, 24, 25, 26, 27, 28, 29,
+	/* not 5 nor 6 (trust signatures), 20 (notations) */
+	static const uint8_t ok[] = { 2,  3,  4,  7,  9,  10, 11, 12, 16,
+				      21, 22, 23, 24, 25, 26, 27, 28, 29,
 				      30, 31, 32, 33, 34, 35, 37, 38, 39 };
 	size_t i;
 

@@ -12,16 +12,21 @@
 #     certification of X, A's IMA subkey.
 #  3. RFC 9580 5.2.3.7: a critical subpacket pgpk does not understand (a
 #     critical notation, a critical private type) in a certification, a
-#     binding, a self-signature or a document signature: EBADMSG; the
-#     same not critical, and a critical one pgpk understands: accepted.
+#     binding, a self-signature or a document signature, and a critical
+#     trust level or regular expression (they limit what a certification
+#     says; pgpk enforces neither): EBADMSG; the same not critical, and a
+#     critical one pgpk understands: accepted.
 #  4. What a key may do and until when comes from its self-signatures:
 #     an encryption subkey (its binding's flags) signs no document; a key
 #     whose self-signature says it expired, or whose self-signature
 #     expired, is EKEYEXPIRED; a key vouched for by A but with no
 #     self-signature of its own, or whose self-signature's RSA value is
-#     not right, is refused; the old hint fields (6
-#     expires, 7 key_flags, 12 bound) are EBADMSG (reserved).  A subkey's
-#     binding time: 50-sig-time.
+#     not right, is refused; so is a v4 key (or its subkey) offering its
+#     direct-key signature (no expiry, no flags) as its self-signature,
+#     whatever else vouches for it: the key's version says which
+#     self-signature counts (RFC 9580 10.1.1, 10.1.3); the old hint
+#     fields (6 expires, 7 key_flags, 12 bound) are EBADMSG (reserved).
+#     A subkey's binding time: 50-sig-time.
 # Every blob is made on the host by tests/vm/tools/pgpk-forge.py
 # (python3-cryptography, independent of helper/ and kernel/), each
 # forgery cryptographically valid: a refusal proves the kernel's rule.
@@ -36,7 +41,7 @@ pgpk_need_module
 for f in a s e n s2 x-by-a x-by-s x-by-s2 x-by-n x-bound-by-s i-of-a i-of-s \
 	x-by-a-critnote x-by-a-crit101 x-by-a-note x-by-a-critknown s-crit \
 	x-self-crit key-expired self-expired old-6 old-7 old-12 x-by-a-noself \
-	x-bad-self; do
+	x-bad-self v-uid v-dk v-by-a-dk v-sub-dk x-by-a-crittrust; do
 	pgpk_need_data "f/auth-$f.pgpk"
 done
 pgpk_need_data f/auth-doc-by-s.pgpks f/auth-doc-by-s-crit.pgpks \
@@ -95,6 +100,7 @@ add @s i-of-s
 echo "=== 3: critical subpackets"
 refused EBADMSG "$ring" x-by-a-critnote "no critical subpacket pgpk does not understand"
 refused EBADMSG "$ring" x-by-a-crit101 "no critical subpacket pgpk does not understand"
+refused EBADMSG "$ring" x-by-a-crittrust "no critical subpacket pgpk does not understand"
 refused EBADMSG @s s-crit "no critical subpacket pgpk does not understand"
 refused EBADMSG @s x-self-crit "no critical subpacket pgpk does not understand"
 add "$ring" x-by-a-note
@@ -121,6 +127,13 @@ refused EKEYEXPIRED @s key-expired "expired at"
 refused EKEYEXPIRED @s self-expired "expired at"
 refused EKEYREJECTED "$ring" x-by-a-noself "self-sig [0]: none"
 refused EKEYREJECTED @s x-bad-self "self-sig [0]: none, bad"
+# Which self-signature counts is the key's version's, not the
+# submitter's pick: a v4 key's user ID's (it says V expired), never its
+# direct-key signature (no expiry, no flags: the review's finding).
+refused EKEYEXPIRED @s v-uid "expired at"
+refused EKEYREJECTED @s v-dk "self-sig [0]: none, bad, of another kind"
+refused EKEYREJECTED "$ring" v-by-a-dk "self-sig [0]: none, bad, of another kind"
+refused EKEYREJECTED @s v-sub-dk "self-sig [0]: none, bad, of another kind"
 for n in 6 7 12; do
 	refused EBADMSG @s "old-$n" "unknown, repeated or misplaced field"
 done

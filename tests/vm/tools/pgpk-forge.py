@@ -105,16 +105,22 @@ def v6_doc_sig(signer, doc, salt, created=NOW):
     return signer.sign(data), hashlib.sha256(data).digest(), area
 
 
-def v6_self_cert(key, created=NOW):
-    """A v6 key's salted v6 self-certification of its user ID (0x13)."""
+def v6_self_sig(key, sigtype, created=NOW):
+    """A v6 key's salted v6 self-signature: the certification of its user
+    ID (0x13), or its direct-key signature (0x1f), its use and life (RFC
+    9580 10.1.3: key flags certify and sign)."""
     salt = os.urandom(16)
     area = (b"\x05\x02" + struct.pack(">I", created)
             + subpacket(33, b"\x06" + key.fpr))
-    head = bytes([6, 0x13, 1, SHA256]) + struct.pack(">I", len(area)) + area
-    data = (salt + key.hashed() + b"\xb4" + struct.pack(">I", len(key.uid))
-            + key.uid + head + b"\x06\xff" + struct.pack(">I", len(head)))
+    signed = key.hashed()
+    if sigtype == 0x1F:
+        area += subpacket(27, b"\x03")
+    else:
+        signed += b"\xb4" + struct.pack(">I", len(key.uid)) + key.uid
+    head = bytes([6, sigtype, 1, SHA256]) + struct.pack(">I", len(area)) + area
+    data = salt + signed + head + b"\x06\xff" + struct.pack(">I", len(head))
     s = key.sign(data)
-    return (f_varint(1, 6) + f_varint(2, 0x13) + f_varint(3, 1)
+    return (f_varint(1, 6) + f_varint(2, sigtype) + f_varint(3, 1)
             + f_varint(4, SHA256) + f_varint(5, created) + f_bytes(7, area)
             + f_bytes(8, salt)
             + f_varint(9, int.from_bytes(hashlib.sha256(data).digest()[:2],
@@ -509,15 +515,6 @@ def names(out):
     s = Key(2048, b"")
     write(out, "name-subkey.pgpk", canon_subkey(p, s, bind(p, s, flags=2)))
     write(out, "name-subkey.name", (seed_name(p.uid, s.keyid, True) + "\n").encode())
-    # A direct-key self-signature (0x1f) certifies no user ID: the key ID.
-    d = Key(2048, b"Dora Direct <dora@example.org>")
-    area = hashed_area(d, NOW)
-    data = d.hashed() + v4_trailer(0x1F, SHA256, area)
-    direct = canon_sig(4, 0x1F, SHA256, NOW, area,
-                       hashlib.sha256(data).digest(), d.sign(data), d.keyid,
-                       d.fpr)
-    write(out, "name-direct.pgpk", canon_key(d, direct, self_sig=None))
-    write(out, "name-direct.name", (seed_name(None, d.keyid) + "\n").encode())
 
 
 def authority(out):
@@ -619,6 +616,32 @@ def authority(out):
     # no self-signature: a key vouched for by A alone
     write(out, "auth-x-by-a-noself.pgpk",
           canon_key(x, certify(a, x), self_sig=None))
+    # The review's finding: a v4 key's direct-key signature (0x1f, as
+    # gpg's addrevoker makes it: no flags, no expiry) offered as its
+    # self-signature, while its user ID's says it expired; as the
+    # certification, as Key.self_signature beside A's certification, and
+    # as a subkey's primary self-signature.  The control: the user ID's.
+    v = Key(2048, b"pgpk expired V <v@pgpk.test>", created=NOW - 3 * 86400)
+    v_uid = certify(v, v, created=NOW - 3 * 86400 + 60, flags=0x03,
+                    key_expires=2 * 86400)
+    area = hashed_area(v, NOW - 3 * 86400 + 120,
+                       extra=subpacket(0x80 | 12, b"\x80\x01" + a.fpr))
+    data = v.hashed() + v4_trailer(0x1F, SHA256, area)
+    v_dk = canon_sig(4, 0x1F, SHA256, NOW - 3 * 86400 + 120, area,
+                     hashlib.sha256(data).digest(), v.sign(data), v.keyid,
+                     v.fpr)
+    write(out, "auth-v-uid.pgpk", canon_key(v, v_uid, self_sig=None))
+    write(out, "auth-v-dk.pgpk", canon_key(v, v_dk, self_sig=None))
+    write(out, "auth-v-by-a-dk.pgpk", canon_key(v, certify(a, v),
+                                                self_sig=v_dk))
+    vs = Key(2048, b"")
+    write(out, "auth-v-sub-dk.pgpk",
+          canon_subkey(v, vs, bind(v, vs, flags=0x02), self_sig=v_dk))
+    # a trust signature's critical level and regular expression (5, 6):
+    # they limit what a certification says, and pgpk enforces neither
+    write(out, "auth-x-by-a-crittrust.pgpk",
+          canon_key(x, certify(a, x, extra=subpacket(0x80 | 5, b"\x01\x78")
+                               + subpacket(0x80 | 6, b"<[^>]+@example.com>$\0"))))
 
 
 def write(out, name, data):
@@ -681,7 +704,8 @@ def main():
     write(out, "rsa-encrypt-only.pgpk",
           MAGIC + f_bytes(1, f_bytes(1, enc) + f_bytes(4, k.uid)))
     v6 = KeyV6(2048, b"pgpk test v6 <v6@pgpk.test>")
-    write(out, "v6.pgpk", canon_key(v6, v6_self_cert(v6), self_sig=None))
+    write(out, "v6.pgpk", canon_key(v6, v6_self_sig(v6, 0x13),
+                                    self_sig=v6_self_sig(v6, 0x1F)))
     doc = b"DO NOT RUN: echo owned > /tmp/pwned\n"
     salt = os.urandom(16)
     s, digest, area = v6_doc_sig(v6, doc, salt)

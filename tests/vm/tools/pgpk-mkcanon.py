@@ -295,7 +295,8 @@ def main():
     if t == 14:
         cert = [c for c in cs if c[1]["type"] == 0x18][-1]
     else:
-        cert = (self_ or [None])[-1]
+        cert = ([c for c in self_ if 0x10 <= c[1]["type"] <= 0x13]
+                or self_ or [None])[-1]
     for f in flags:
         if f.startswith("--cert-type="):
             want_type = int(f[len("--cert-type="):], 0)
@@ -310,10 +311,14 @@ def main():
     # kernel reads a key's use and life from: Key.certification when it
     # is one, else Key.self_signature; a subkey's older binding, if any,
     # Key.first_binding.  Fields 6, 7 and 12 (hints) are gone.
+    # (RFC 9580 10.1.1, 10.1.3: a v4 key's user ID self-certification, a
+    # v6 key's direct-key signature)
     pfpr = primary[4]
     pkid = pfpr[:8] if len(pfpr) == 32 else pfpr[-8:]
+    v6 = len(pfpr) == 32
     pri_self = [c for c in certs[primary[1]]
-                if 0x10 <= c[1]["type"] <= 0x13 and
+                if ((c[1]["type"] == 0x1F) if v6 else
+                    0x10 <= c[1]["type"] <= 0x13) and
                 (c[1]["issuer_key_id"] == pkid or
                  c[1]["issuer_fpr"] == pfpr)]
     pri_self = pri_self[-1] if pri_self else None

@@ -5,7 +5,8 @@
 usage: pgpk-name.py FILE [KEYID]
 FILE: a transferable public key, binary (gpg --export); KEYID: a subkey's
 (16 hex digits), else the primary key.  The user ID is the certificate's
-first (the test keys have one, self-certified).  Prints the description
+first (the test keys have one, self-certified); a v6 key is named by its
+key ID (its self-signature is a direct-key one).  Prints the description
 (tests/lib/pgpk_name.py), independent of helper/ and kernel/.
 """
 import os
@@ -22,9 +23,12 @@ def main():
     uid = next(b for t, _, b in pk if t == 13)
     keys = [(t, b) for t, _, b in pk if t in (6, 14)]
     want = bytes.fromhex(sys.argv[2]) if len(sys.argv) > 2 else None
+    v6 = keys[0][1][0] == 6   # the primary key's version
     for t, body in keys:
         if (want is None and t == 6) or key_id(body) == want:
-            print(seed_name(uid, key_id(body), t == 14))
+            # a v6 key's self-signature is its direct-key one, which
+            # certifies no user ID (RFC 9580 10.1.3)
+            print(seed_name(None if v6 else uid, key_id(body), t == 14))
             return
     sys.exit("pgpk-name.py: no such key in %s" % sys.argv[1])
 

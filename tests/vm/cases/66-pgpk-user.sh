@@ -22,7 +22,7 @@ pgpk_load
 
 # The initramfs root comes from mktemp -d (mode 0700): let nobody in.
 chmod 0755 /
-mkdir -p /tmp/65 && chmod 1777 /tmp/65
+mkdir -p /tmp/66 && chmod 1777 /tmp/66
 # as_nobody CMD: run CMD (a shell command line) as nobody, new session.
 as_nobody() {
 	pgpk_run su -s /bin/sh nobody -c "keyctl session - sh -c '$1'"
@@ -39,11 +39,11 @@ then
 	pgpk_fail "nobody's verify called a tampered message good"
 fi
 assert_contains "$PGPK_OUT" "pgpk verify: BAD signature from" "a BAD line"
-as_nobody "$PGPK key -o /tmp/65/k.pgpk $K/rsa2048.pgp &&
-	$PGPK dump /tmp/65/k.pgpk >/dev/null &&
-	$PGPK sig -o /tmp/65/m.pgpks $K/msg.rsa2048.gpg &&
-	keyctl padd asymmetric \"\" @s </tmp/65/k.pgpk &&
-	keyctl padd pgpk_test m @s </tmp/65/m.pgpks" ||
+as_nobody "$PGPK key -o /tmp/66/k.pgpk $K/rsa2048.pgp &&
+	$PGPK dump /tmp/66/k.pgpk >/dev/null &&
+	$PGPK sig -o /tmp/66/m.pgpks $K/msg.rsa2048.gpg &&
+	keyctl padd asymmetric \"\" @s </tmp/66/k.pgpk &&
+	keyctl padd pgpk_test m @s </tmp/66/m.pgpks" ||
 	pgpk_fail "nobody's key, dump, sig, and the kernel taking them"
 
 # His own keyring: yes.  Root's trusted .pgpk: the kernel says no.
@@ -65,15 +65,15 @@ for f in garbage.bin rsa2048-truncated.pgp; do
 	fi
 	assert_contains "$PGPK_OUT" "pgpk list: $K/$f: " "list of $f names it"
 done
-printf 'X\0\0\0\1' >/tmp/65/frame-lookalike
-if as_nobody "$PGPK dump /tmp/65/frame-lookalike"; then
+printf 'X\0\0\0\1' >/tmp/66/frame-lookalike
+if as_nobody "$PGPK dump /tmp/66/frame-lookalike"; then
 	pgpk_fail "pgpk dump of junk succeeded"
 fi
 assert_contains "$PGPK_OUT" "not a canonical blob" "dump of junk"
 # A canonical key changed by one octet of its modulus: the kernel says no.
-as_nobody "cp /tmp/65/k.pgpk /tmp/65/bad.pgpk &&
-	printf \"\\377\" | dd of=/tmp/65/bad.pgpk bs=1 seek=40 conv=notrunc 2>/dev/null &&
-	keyctl padd asymmetric \"\" @s </tmp/65/bad.pgpk" &&
+as_nobody "cp /tmp/66/k.pgpk /tmp/66/bad.pgpk &&
+	printf \"\\377\" | dd of=/tmp/66/bad.pgpk bs=1 seek=40 conv=notrunc 2>/dev/null &&
+	keyctl padd asymmetric \"\" @s </tmp/66/bad.pgpk" &&
 	pgpk_fail "the kernel took a tampered canonical key"
 sleep 0.5
 left=$(ps | grep -c '[p]gpk ')
