@@ -126,6 +126,7 @@ void pgpk_cli_policy_default(struct pgpk_policy *p)
 /* Policy options the user commands refuse: the upcall's alone. */
 static const char *const pgpk_cli_policy_refused[] = {
 	"--negative-timeout",
+	"--max-per-uid",
 	NULL,
 };
 

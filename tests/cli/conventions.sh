@@ -137,6 +137,9 @@ check "verify --max-input=100: applied" status_is 2
 run "$pgpk" key --negative-timeout=3 "$d/good.pgp"
 check "key --negative-timeout (the upcall's alone): refused, exit 2" \
 	bash -c "[ $rc = 2 ] && grep -q 'upcall.s alone' '$tmp/err'"
+run "$pgpk" verify --max-per-uid=1 --keyring "$d/good.pgp" "$d/msg.sig" "$d/msg.txt"
+check "verify --max-per-uid (the upcall's alone): refused, exit 2" \
+	bash -c "[ $rc = 2 ] && grep -q '^pgpk verify: --max-per-uid is the upcall.s alone' '$tmp/err'"
 run "$pgpk" key --hashes=md5 "$d/good.pgp"
 check "key --hashes=md5: refused with the prefix" \
 	bash -c "[ $rc = 2 ] && grep -q '^pgpk key: --hashes: ' '$tmp/err'"
