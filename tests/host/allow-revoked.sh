@@ -45,8 +45,11 @@ if [ "$rc" != 0 ] || ! grep -q '^canonical blob:' <<<"$out"; then
 fi
 # The canonical key carries the revocation time (Key.soft_revoked, field
 # 13): the kernel refuses signatures made after it.
+# debug shows it in ISO 8601, gpg in Unix seconds.
 revoked_at=$(gpg --list-packets "$soft" 2>/dev/null |
 	sed -n 's/.*created \([0-9]*\),.*sigclass 0x20.*/\1/p')
+[ -n "$revoked_at" ] &&
+	revoked_at=$(date -u -d "@$revoked_at" +%Y-%m-%dT%H:%M:%SZ)
 if ! grep -q "signs before $revoked_at (soft revocation)" <<<"$out" ||
 	[ -z "$revoked_at" ]; then
 	echo "FAIL: the canonical key does not carry the revocation time '$revoked_at'"
