@@ -57,16 +57,9 @@ static const struct pgpk_seccomp_rule pgpk_allowlist[] = {
 	PGPK_RULE(exit, PGPK_ARGS_ANY, "", "the child's only thread ends"),
 };
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__)
-#define PGPK_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PGPK_SANITIZED 1
-#endif
-#endif
-
 /*
- * Sanitizer builds only (bazel --config=asan): what the ASan/UBSan runtime
+ * Sanitizer builds only (bazel --config=asan; pgpk_seccomp_prog.c loads
+ * the program compiled with these in such a build): what the ASan/UBSan runtime
  * does on its own in every process.  Not in the reviewed allowlist, never
  * in a release build's program.
  */

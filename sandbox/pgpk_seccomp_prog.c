@@ -9,7 +9,8 @@
 #include "sandbox/pgpk_sandbox.h"
 #include "sandbox/pgpk_seccomp_prebuilt.h"
 
-/* As pgpk_seccomp.c decides which rules a sanitizer build needs. */
+/* A sanitizer build (ASan or UBSan) loads the program with
+ * pgpk_seccomp_sanitizer_rules() too. */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__)
 #define PGPK_SANITIZED 1
 #elif defined(__has_feature)

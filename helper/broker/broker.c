@@ -118,7 +118,7 @@ int pgpk_request_parse(const char *desc, struct pgpk_request *req, char *why,
 	return 0;
 }
 
-static int pgpk_write_all(int fd, const void *buf, size_t len)
+int pgpk_write_all(int fd, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
 	ssize_t n;
@@ -127,7 +127,9 @@ static int pgpk_write_all(int fd, const void *buf, size_t len)
 		n = write(fd, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (n < 0)
+			return -errno;
+		if (!n)
 			return -EIO;
 		p += n;
 		len -= (size_t)n;

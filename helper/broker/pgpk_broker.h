@@ -192,6 +192,11 @@ int pgpk_broker_frames(const struct pgpk_broker *broker,
 
 /* Write one answer frame; status 0 with a blob, or an errno and text. */
 int pgpk_answer_write(int fd, int status, const void *payload, size_t len);
+/*
+ * Write all of buf to fd (EINTR retried): 0, or -errno (-EIO for a write
+ * of nothing).  The frames' writer on both sides, and pgpk's output.
+ */
+int pgpk_write_all(int fd, const void *buf, size_t len);
 
 /*
  * Is decoded Key k an honest description of the OpenPGP octets data?

@@ -87,6 +87,8 @@ void pgpk_cli_policy_default(struct pgpk_policy *p);
  */
 int pgpk_cli_policy_option(struct pgpk_policy *p, int argc, char **argv,
 			   int *a);
+/* argv[*a] as --anchors DIR: 1, -1 (said, a usage error) or 0, as above. */
+int pgpk_cli_anchors_option(int argc, char **argv, int *a, const char **dir);
 
 /*
  * The arguments "[--json] FILE" (list, dump): 0 with *json and *path
@@ -95,8 +97,6 @@ int pgpk_cli_policy_option(struct pgpk_policy *p, int argc, char **argv,
  */
 int pgpk_cli_json_file(int argc, char **argv, bool *json, const char **path,
 		       const char *missing);
-/* Write all of buf to fd (EINTR retried); 0 or -errno. */
-int pgpk_cli_write_all(int fd, const void *buf, size_t len);
 
 /* Whole inputs: a file's octets ("-" = stdin). */
 #define PGPK_CLI_MAX_INPUT (256u * 1024 * 1024)

@@ -329,9 +329,9 @@ int pgpk_cmd_import(int argc, char **argv)
 			ret = pgpk_cli_help();
 			goto out_free;
 		}
-		r = pgpk_anchors_option(argc, argv, &a, &dir);
+		r = pgpk_cli_anchors_option(argc, argv, &a, &dir);
 		if (r < 0) {
-			ret = pgpk_cli_usage_err("--anchors wants a directory");
+			ret = 2;
 			goto out_free;
 		}
 		if (r > 0)

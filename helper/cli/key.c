@@ -208,12 +208,8 @@ static int pgpk_key_main(int argc, char **argv, int want,
 		if (pgpk_cli_is_help(argv[a]))
 			return pgpk_cli_help();
 		r = pgpk_cli_policy_option(&k.policy, argc, argv, &a);
-		if (!r && keys) {
-			r = pgpk_anchors_option(argc, argv, &a, &dir);
-			if (r < 0)
-				return pgpk_cli_usage_err(
-					"--anchors wants a directory");
-		}
+		if (!r && keys)
+			r = pgpk_cli_anchors_option(argc, argv, &a, &dir);
 		if (r < 0)
 			return 2;
 		if (r > 0)

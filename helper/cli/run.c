@@ -39,6 +39,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include "helper/broker/pgpk_broker.h"
 #include "helper/cli/commands.h"
 #include "sandbox/pgpk_sandbox.h"
 
@@ -200,7 +201,7 @@ static void pgpk_run_frame(struct pgpk_run *run)
 		if (run->tty)
 			pgpk_run_printable(run->payload, run->have);
 		fflush(stdout);
-		if (pgpk_cli_write_all(1, run->payload, run->have)) {
+		if (pgpk_write_all(1, run->payload, run->have)) {
 			pgpk_cli_err("standard output: %s", strerror(errno));
 			run->refused = 2;
 		}

@@ -13,6 +13,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
+#include "helper/broker/pgpk_anchors.h"
+#include "helper/broker/pgpk_broker.h"
 #include "helper/cli/commands.h"
 
 static const struct pgpk_usage *pgpk_cli_now;
@@ -177,6 +179,15 @@ int pgpk_cli_policy_option(struct pgpk_policy *p, int argc, char **argv, int *a)
 	return r;
 }
 
+int pgpk_cli_anchors_option(int argc, char **argv, int *a, const char **dir)
+{
+	int r = pgpk_anchors_option(argc, argv, a, dir);
+
+	if (r < 0)
+		pgpk_cli_usage_err("--anchors wants a directory");
+	return r;
+}
+
 int pgpk_cli_json_file(int argc, char **argv, bool *json, const char **path,
 		       const char *missing)
 {
@@ -303,23 +314,6 @@ int pgpk_cli_binary_ok(const char *out_path)
 	return 2;
 }
 
-int pgpk_cli_write_all(int fd, const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int pgpk_cli_write_binary(const char *out_path, const void *buf, size_t len)
 {
 	bool to_stdout = !out_path || !strcmp(out_path, "-");
@@ -333,7 +327,7 @@ int pgpk_cli_write_binary(const char *out_path, const void *buf, size_t len)
 		pgpk_cli_err("%s: %s", out_path, strerror(errno));
 		return 2;
 	}
-	ret = pgpk_cli_write_all(fd, buf, len);
+	ret = pgpk_write_all(fd, buf, len);
 	if (!to_stdout && close(fd) && !ret)
 		ret = -errno;
 	if (ret) {

@@ -9,25 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "helper/broker/pgpk_broker.h"
 #include "helper/openpgp/openpgp.h"
 #include "helper/parser/pgpk_parser.h"
-
-static int pgpk_reply_write_all(int fd, const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -EIO;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 static int pgpk_reply_frame(int fd, char kind, const void *payload, size_t len)
 {
@@ -35,9 +19,9 @@ static int pgpk_reply_frame(int fd, char kind, const void *payload, size_t len)
 					(uint8_t)(len >> 16),
 					(uint8_t)(len >> 8), (uint8_t)len };
 
-	if (pgpk_reply_write_all(fd, hdr, sizeof(hdr)))
+	if (pgpk_write_all(fd, hdr, sizeof(hdr)))
 		return -EIO;
-	return len ? pgpk_reply_write_all(fd, payload, len) : 0;
+	return len ? pgpk_write_all(fd, payload, len) : 0;
 }
 
 struct pgpk_reply_stream {

@@ -141,11 +141,6 @@ static const struct pgpk_broker_ops pgpk_debug_ops = {
 	.reject = pgpk_debug_reject,
 };
 
-static const char *const pgpk_debug_policy[] = {
-	"--min-rsa-bits", "--hashes",	  "--allow-expired", "--allow-revoked",
-	"--max-input",	  "--timeout-ms", "--sandbox-user",  NULL,
-};
-
 static const struct pgpk_usage pgpk_debug_usage = {
 	.prog = "pgpk-helper",
 	.cmd = "debug",
@@ -157,7 +152,7 @@ static const struct pgpk_usage pgpk_debug_usage = {
 	.options = "  --select HEX   a key or subkey by fingerprint or key ID\n"
 		   "  --hex          the canonical blob in hex too\n"
 		   "  --anchors DIR  trust anchors [" PGPK_ANCHORS_DIR "]\n",
-	.policy = pgpk_debug_policy,
+	.policy = pgpk_cli_policy,
 	.status =
 		"  0 it would be instantiated, 1 rejected (the errno named on\n"
 		"  stderr), 2 a usage error or a file that cannot be read\n",
@@ -189,12 +184,8 @@ int pgpk_cmd_debug(int argc, char **argv)
 		if (pgpk_cli_is_help(argv[i]))
 			return pgpk_cli_help();
 		r = pgpk_cli_policy_option(&policy, argc, argv, &i);
-		if (!r) {
-			r = pgpk_anchors_option(argc, argv, &i, &dir);
-			if (r < 0)
-				return pgpk_cli_usage_err(
-					"--anchors wants a directory");
-		}
+		if (!r)
+			r = pgpk_cli_anchors_option(argc, argv, &i, &dir);
 		if (r < 0)
 			return 2;
 		if (r > 0)
