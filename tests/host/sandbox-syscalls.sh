@@ -71,6 +71,11 @@ mkdir "$tmp/carol" "$tmp/anchor"
 cp tests/openpgp/data/carol.gpg "$tmp/carol/"
 fail=0 runs=0
 : >"$tmp/calls"
+# filter_child: the pid in $tmp/trace that loaded the seccomp filter
+filter_child() {
+	awk '/seccomp\(SECCOMP_SET_MODE_FILTER, [A-Z_0-9]*, \{len/ {
+		print $1; exit }' "$tmp/trace"
+}
 for f in $inputs carol; do
 	for kind in key sig; do
 		set -- debug --max-input=8388608 "$kind" "$f"
@@ -91,8 +96,7 @@ for f in $inputs carol; do
 		# The child: the process that loaded the filter; its calls
 		# after that (strace writes "<... x resumed>" for the second
 		# half of an interrupted call: counted once).
-		child=$(awk '/seccomp\(SECCOMP_SET_MODE_FILTER, [A-Z_0-9]*, \{len/ {
-			print $1; exit }' "$tmp/trace")
+		child=$(filter_child)
 		if [ -z "$child" ]; then
 			echo "FAIL: $kind $f: no child loaded the filter"
 			fail=1
@@ -123,8 +127,7 @@ pgpk_traced() {
 	shift
 	strace -f -qq -o "$tmp/trace" "$pgpk" "$@" >/dev/null 2>"$tmp/err"
 	runs=$((runs + 1))
-	child=$(awk '/seccomp\(SECCOMP_SET_MODE_FILTER, [A-Z_0-9]*, \{len/ {
-		print $1; exit }' "$tmp/trace")
+	child=$(filter_child)
 	if [ -z "$child" ]; then
 		echo "FAIL: pgpk $label: no child loaded the filter"
 		fail=1
