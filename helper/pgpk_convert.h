@@ -42,7 +42,7 @@ struct pgpk_convert_opts {
 	bool allow_expired;
 	/*
 	 * PGPK_WANT_KEY, a primary key: the trust anchors, files of binary
-	 * or armored certificates (pgpk-helper --anchors DIR, default
+	 * or armored certificates (--anchors DIR, default
 	 * /etc/pgpk/anchors/).  Key.certification, which vouches for the key
 	 * in a restricted keyring, is the newest third-party certification
 	 * of its primary user ID that verifies with an anchor's primary key
@@ -58,7 +58,7 @@ struct pgpk_convert_opts {
 	 * see it; a negative errno leaves it out, with the reason in why.
 	 * NULL keeps every one.  The parser child passes the broker's policy
 	 * (pgpk_policy_check_sig()), so that what the kernel gets is what
-	 * `pgpk-helper verify` would check.
+	 * `pgpk verify` would check.
 	 */
 	int (*sig_filter)(const void *arg, const struct pgpk_sig *sig,
 			  char *why, size_t why_len);

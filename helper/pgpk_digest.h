@@ -6,7 +6,7 @@
  * EVP_sha256() fetches too) registers every legacy cipher and digest
  * name, copies them into the library's name map and builds a method for
  * every digest of the default provider: 3.6 M instructions, a third of a
- * whole `pgpk-helper verify`, paid again by every upcall.  The SHA-1,
+ * whole `pgpk verify`, paid again by every upcall.  The SHA-1,
  * SHA-2 and RIPEMD-160 functions libcrypto exports (SHA256_Init()
  * and the like: deprecated in OpenSSL 3.0, not removed; the very code
  * the default provider runs, with the same assembly) need none of it:

@@ -260,7 +260,7 @@ static int pgpk_digests_once(unsigned char sha256[SHA256_DIGEST_LENGTH])
 }
 
 /*
- * RSA as the parser checks it (helper/openpgp/cert.c pgpk_rsa_recover()):
+ * RSA as the parser checks it (helper/openpgp/rsa.c pgpk_rsa_recover()):
  * s^e mod n with a Montgomery context, compared with EMSA-PKCS1-v1_5 of
  * SHA-256(message).  Returns 1 verified, 0 refused, negative errno if the
  * machinery failed.
@@ -499,7 +499,7 @@ int pgpk_sandbox_preload_crypto(void)
 	size_t i;
 
 	/* Without openssl.cnf or the legacy name tables (pgpk_sandbox.h);
-	 * a no-op after helper/main.c's identical call. */
+	 * a no-op after helper/pgpk.c's and pgpk_helper.c's identical call. */
 	if (!OPENSSL_init_crypto(PGPK_OPENSSL_INIT, NULL))
 		return -ENOPKG;
 	/* The per-thread error state, as a refused signature would make it. */

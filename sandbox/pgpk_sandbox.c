@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,7 @@ static const char *const pgpk_step_names[PGPK_SANDBOX_NR_STEPS] = {
 	[PGPK_SANDBOX_STEP_NO_NEW_PRIVS] = "no_new_privs",
 	[PGPK_SANDBOX_STEP_FILTER] = "loading the seccomp filter",
 	[PGPK_SANDBOX_STEP_PARENT] = "dying with the parent",
+	[PGPK_SANDBOX_STEP_THREADS] = "starting the worker threads",
 };
 
 const char *pgpk_sandbox_step_str(enum pgpk_sandbox_step step)
@@ -125,16 +127,16 @@ int pgpk_sandbox_prepare(struct pgpk_sandbox *sb,
 		if (ret)
 			return ret;
 	}
-	if (pgpk_sandbox_preload_crypto()) {
+	if (!(conf && conf->lazy_crypto) && pgpk_sandbox_preload_crypto()) {
 		snprintf(msg, msg_len, "OpenSSL warm-up failed");
 		return -ENOPKG;
 	}
-	return pgpk_seccomp_bpf(&sb->bpf, &sb->bpf_len, msg, msg_len);
+	pgpk_seccomp_prebuilt(&sb->bpf, &sb->bpf_len);
+	return 0;
 }
 
 void pgpk_sandbox_release(struct pgpk_sandbox *sb)
 {
-	free(sb->bpf);
 	sb->bpf = NULL;
 	sb->bpf_len = 0;
 }
@@ -170,7 +172,11 @@ static int pgpk_setrlimit(int resource, rlim_t soft, rlim_t hard)
 	return setrlimit(resource, &rl);
 }
 
-/* Step 2: no memory beyond the bound, no CPU hog, no new fds/files/tasks. */
+/*
+ * Step 2: no memory beyond the bound, no CPU hog, no new fds or files, no
+ * core dumps.  No new tasks is step 6's (pgpk_no_tasks()): the threads a
+ * caller starts before the filter are tasks.
+ */
 static int pgpk_limit(const struct pgpk_sandbox *sb)
 {
 #ifndef PGPK_SANITIZED
@@ -182,7 +188,6 @@ static int pgpk_limit(const struct pgpk_sandbox *sb)
 	if (pgpk_setrlimit(RLIMIT_CPU, sb->cpu_seconds, sb->cpu_seconds + 1) ||
 	    pgpk_setrlimit(RLIMIT_NOFILE, 0, 0) ||
 	    pgpk_setrlimit(RLIMIT_FSIZE, 0, 0) ||
-	    pgpk_setrlimit(RLIMIT_NPROC, 0, 0) ||
 	    pgpk_setrlimit(RLIMIT_CORE, 0, 0) ||
 	    pgpk_setrlimit(RLIMIT_MEMLOCK, 0, 0))
 		return -1;
@@ -270,22 +275,35 @@ static int pgpk_no_new_privs(void)
 	return 0;
 }
 
+/* Step 6, first: no new processes (or threads) from here on. */
+static int pgpk_no_tasks(void)
+{
+	return pgpk_setrlimit(RLIMIT_NPROC, 0, 0);
+}
+
 /*
- * Step 6: the allowlist, compiled by libseccomp in the parent; loading it
- * here is one syscall.  Fails unless no_new_privs is set (step 5).
+ * Step 6: the allowlist, compiled when pgpk was built; loading it is one
+ * syscall.  Fails unless no_new_privs is set (step 5).  TSYNC: on every
+ * thread of the process, those a caller started before it included
+ * (pgpk_sandbox_enter_with()), or not at all.
  */
 static int pgpk_load_filter(const struct pgpk_sandbox *sb)
 {
 	struct sock_fprog prog = {
 		.len = sb->bpf_len,
-		.filter = sb->bpf,
+		.filter = (struct sock_filter *)(uintptr_t)sb->bpf,
 	};
 
-	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+		       SECCOMP_FILTER_FLAG_TSYNC, &prog) ?
+		       -1 :
+		       0;
 }
 
-enum pgpk_sandbox_step pgpk_sandbox_enter(const struct pgpk_sandbox *sb,
-					  int in_fd, int out_fd)
+enum pgpk_sandbox_step pgpk_sandbox_enter_with(const struct pgpk_sandbox *sb,
+					       int in_fd, int out_fd,
+					       int (*before_filter)(void *arg),
+					       void *arg)
 {
 	if (!sb->bpf || !sb->bpf_len)
 		return PGPK_SANDBOX_STEP_FILTER;
@@ -301,7 +319,17 @@ enum pgpk_sandbox_step pgpk_sandbox_enter(const struct pgpk_sandbox *sb,
 		return PGPK_SANDBOX_STEP_PARENT;
 	if (pgpk_no_new_privs())
 		return PGPK_SANDBOX_STEP_NO_NEW_PRIVS;
+	if (before_filter && before_filter(arg))
+		return PGPK_SANDBOX_STEP_THREADS;
+	if (pgpk_no_tasks())
+		return PGPK_SANDBOX_STEP_RLIMITS;
 	if (pgpk_load_filter(sb))
 		return PGPK_SANDBOX_STEP_FILTER;
 	return PGPK_SANDBOX_OK;
+}
+
+enum pgpk_sandbox_step pgpk_sandbox_enter(const struct pgpk_sandbox *sb,
+					  int in_fd, int out_fd)
+{
+	return pgpk_sandbox_enter_with(sb, in_fd, out_fd, NULL, NULL);
 }

@@ -12,14 +12,16 @@
  *       below), or the user named by --sandbox-user ("nobody" is 65534
  *       if the name is unknown, as in an initramfs without /etc/passwd),
  *       initialises OpenSSL and fills its method store with what the
- *       parser can use (pgpk_preload.c), and compiles the seccomp filter
- *       to BPF (so the child only has to hand the program to the kernel).
+ *       parser can use (pgpk_preload.c; not with conf->lazy_crypto), and
+ *       takes the seccomp filter as libseccomp compiled it when pgpk was
+ *       built (pgpk_seccomp_prebuilt(): the child only hands the program
+ *       to the kernel).
  *
  *   child, after fork():    pgpk_sandbox_enter()
  *       in this fixed order, failing closed at the first error:
  *        1. keep only the input pipe (as fd 0) and the output pipe (fd 1);
  *        2. rlimits: address space, CPU seconds, no new fds, no file
- *           writes, no new processes, no core dumps;
+ *           writes, no core dumps;
  *        3. drop to the unprivileged uid/gid when running as root
  *           (supplementary groups cleared, bounding and ambient
  *           capability sets emptied first, while we may);
@@ -29,7 +31,11 @@
  *           the one that prepared the sandbox): an upcall the kernel
  *           gives up on is SIGKILLed, and its parser must not outlive it;
  *        5. PR_SET_NO_NEW_PRIVS and not dumpable;
- *        6. load the seccomp allowlist (default action: kill process).
+ *        (5b. pgpk_sandbox_enter_with() only: the caller's hook, which
+ *           may start threads: they inherit all of the above;)
+ *        6. no new processes or threads (RLIMIT_NPROC 0), then the
+ *           seccomp allowlist on every thread (default action: kill
+ *           process).
  *
  * The allowlist is the table in pgpk_seccomp.c; pgpk_sandbox_print_policy()
  * prints it and policy/seccomp-allowlist.txt keeps the reviewed copy.
@@ -76,6 +82,7 @@ enum pgpk_sandbox_step {
 	PGPK_SANDBOX_STEP_NO_NEW_PRIVS,
 	PGPK_SANDBOX_STEP_FILTER,
 	PGPK_SANDBOX_STEP_PARENT,
+	PGPK_SANDBOX_STEP_THREADS,
 	PGPK_SANDBOX_NR_STEPS
 };
 
@@ -90,6 +97,14 @@ struct pgpk_sandbox_conf {
 	unsigned long address_space;
 	/* RLIMIT_CPU in seconds; 0 = PGPK_SANDBOX_DEFAULT_CPU. */
 	unsigned long cpu_seconds;
+	/*
+	 * No OpenSSL warm-up (pgpk_sandbox_preload_crypto()): the child
+	 * initialises what it uses on first use, behind the filter, which
+	 * allows all that takes (futex, getrandom, getpid, memory; measured
+	 * by //tests/sandbox:filter_live_test).  For pgpk's user commands,
+	 * most of which use no EVP at all: the warm-up is 1.5 M instructions.
+	 */
+	bool lazy_crypto;
 };
 
 /* Everything the child needs, computed before fork(). */
@@ -100,7 +115,7 @@ struct pgpk_sandbox {
 	pid_t parent; /* the process that prepared it: the children's parent */
 	unsigned long address_space;
 	unsigned long cpu_seconds;
-	struct sock_filter *bpf; /* the compiled allowlist, owned */
+	const struct sock_filter *bpf; /* pgpk_seccomp_prebuilt() */
 	unsigned short bpf_len; /* instructions */
 };
 
@@ -120,11 +135,21 @@ void pgpk_sandbox_release(struct pgpk_sandbox *sb);
  */
 enum pgpk_sandbox_step pgpk_sandbox_enter(const struct pgpk_sandbox *sb,
 					  int in_fd, int out_fd);
+/*
+ * The same, with before_filter(arg) run between steps 5 and 6: threads
+ * it starts (the parser's validation workers) inherit steps 1 to 5, and
+ * the filter is loaded on every thread (SECCOMP_FILTER_FLAG_TSYNC).  A
+ * non-zero return fails the entry at PGPK_SANDBOX_STEP_THREADS.
+ */
+enum pgpk_sandbox_step pgpk_sandbox_enter_with(const struct pgpk_sandbox *sb,
+					       int in_fd, int out_fd,
+					       int (*before_filter)(void *arg),
+					       void *arg);
 const char *pgpk_sandbox_step_str(enum pgpk_sandbox_step step);
 
 /*
  * How every pgpk process initialises OpenSSL, before any other OpenSSL
- * call (helper/main.c; pgpk_sandbox_preload_crypto() for programs without
+ * call (helper/pgpk.c, helper/pgpk_helper.c; pgpk_sandbox_preload_crypto() for programs without
  * that main).  Use with <openssl/crypto.h>.
  *  - NO_LOAD_CONFIG: no openssl.cnf; nothing in it is pgpk's policy, and
  *    parsing it was a third of a verification's instructions.
@@ -178,15 +203,15 @@ struct pgpk_seccomp_rule {
 };
 
 const struct pgpk_seccomp_rule *pgpk_seccomp_rules(size_t *count);
-/* Compile the allowlist; returns a scmp_filter_ctx or NULL. */
-void *pgpk_seccomp_build(char *msg, size_t msg_len);
-void pgpk_seccomp_free(void *filter);
+/* What sanitizer builds add to the allowlist (bazel --config=asan). */
+const struct pgpk_seccomp_rule *pgpk_seccomp_sanitizer_rules(size_t *count);
 /*
- * Compile the allowlist to a BPF program (malloc()ed, *len instructions).
- * Returns 0 or a negative errno with msg set.
+ * The allowlist as the BPF program every child loads, compiled by
+ * libseccomp when pgpk was built (sandbox/seccomp_gen.c; with the
+ * sanitizer rules in a sanitizer build).  Static: never freed.
  */
-int pgpk_seccomp_bpf(struct sock_filter **prog, unsigned short *len, char *msg,
-		     size_t msg_len);
+void pgpk_seccomp_prebuilt(const struct sock_filter **prog,
+			   unsigned short *len);
 /* Print the allowlist table, one syscall per line. */
 void pgpk_sandbox_print_policy(FILE *out);
 

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "helper/openpgp/openpgp.h"
+#include "helper/pgpk_digest.h"
 
 /* Hard caps against hostile input (allocation and work bounds). */
 #define PGPK_MAX_INPUT (256u * 1024 * 1024) /* whole input */
@@ -186,14 +187,95 @@ struct pgpk_hashed;
 bool pgpk_sig_kernel_checkable(const struct pgpk_signature *s,
 			       struct pgpk_hashed *h);
 
-/* cert.c: verification of one signature made by `signer` over a prepared
- * digest context. */
-int pgpk_sig_verify_rsa(const struct pgpk_pubkey *signer,
-			const struct pgpk_signature *sig, const uint8_t *digest,
-			size_t digest_len);
+/*
+ * rsa.c, the parts of RSA verification that selfsig.c calls one by one
+ * (the whole of it: pgpk_rsa_verify_digest(), openpgp.h).
+ *  - pgpk_rsa_plausible(): can s be a PKCS#1 v1.5 value with hash_algo
+ *    under a modulus of k octets (length checks only, no arithmetic)?
+ *  - pgpk_rsa_recover(): s^e mod n decoded as EMSA-PKCS1-v1_5, the
+ *    digest it carries copied out (one exponentiation, no hashing).
+ *  - pgpk_rsa_check(): s^e mod n is EMSA-PKCS1-v1_5(digest).
+ *  - pgpk_key_rsa(): the key's RSA key, loaded at its first use and kept
+ *    with the keyring; pgpk_key_rsa_release() frees it.
+ * 0, -EKEYREJECTED, -ENOPKG (hash) or -ENOMEM.
+ */
+struct bignum_ctx;
+int pgpk_rsa_plausible(size_t k, unsigned int hash_algo,
+		       const struct pgpk_mpi *s);
+int pgpk_rsa_recover(const struct pgpk_rsa *rsa, struct bignum_ctx *bn,
+		     unsigned int hash_algo, const struct pgpk_mpi *s,
+		     uint8_t *digest, size_t *digest_len);
+int pgpk_rsa_check(const struct pgpk_rsa *rsa, struct bignum_ctx *bn,
+		   unsigned int hash_algo, const uint8_t *digest,
+		   size_t digest_len, const struct pgpk_mpi *s);
+const struct pgpk_rsa *pgpk_key_rsa(const struct pgpk_pubkey *ckey,
+				    struct bignum_ctx *bn);
+void pgpk_key_rsa_release(struct pgpk_pubkey *key);
 
 /*
- * cert.c: which third-party certification vouches for cert's primary key
+ * Work bounds against certificate flooding (anyone can append signatures
+ * to a published key; none verifies, each costs a digest and maybe an RSA
+ * operation).  The newest valid self-signature must still be found, so
+ * every candidate is checked, newest first, and the cost of each is kept
+ * proportional to its own size:
+ *  - the digest of key [+ subkey] [+ user ID], the same for every unsalted
+ *    (v3, v4) signature of a component, is computed once per hash and
+ *    copied (struct pgpk_md_prefix), so a huge user ID with thousands of
+ *    signatures is not hashed thousands of times;
+ *  - a v6 signature hashes its own salt first (RFC 9580 5.2.4), so that
+ *    prefix cannot be shared.  By an RSA key, its value is checked first
+ *    with one public-key operation and no hashing (pgpk_rsa_recover():
+ *    junk cannot get the PKCS#1 padding right), then the recovered
+ *    digest's first two octets against the quick check; only what passes
+ *    is hashed.  What is hashed before a v6 signature's own packet is
+ *    charged to a budget linear in the input (PGPK_SALTED_BUDGET): junk
+ *    by an RSA key never reaches it, junk by other keys (EdDSA, ECDSA,
+ *    DSA: nothing to recover) does, and a validation that runs out of it
+ *    fails closed (-E2BIG, then EBADMSG);
+ *  - an RSA signature value far shorter than the modulus is refused
+ *    before any hashing or arithmetic (pgpk_rsa_plausible()).
+ */
+#define PGPK_SALTED_BUDGET(input_len) ((size_t)(64u << 20) + 16 * (input_len))
+
+/* State of a digest after key [+ subkey] [+ user ID], by hash and by
+ * user ID encoding (v3 hashes it bare, v4 with a header). */
+struct pgpk_md_prefix {
+	const struct pgpk_pubkey *k1;
+	const struct pgpk_pubkey *k2;
+	const struct pgpk_userid *uid;
+	struct pgpk_digest d; /* held while ready */
+	bool ready;
+};
+
+/* Per-thread verification state. */
+struct pgpk_vctx {
+	int64_t now;
+	bool no_verify;
+	struct bignum_ctx *bn; /* OpenSSL's BN_CTX */
+	struct pgpk_md_prefix prefixes[16][2]; /* [hash][v3] */
+	size_t salted_left; /* octets v6 prefixes may still hash */
+	bool exhausted; /* a check was refused for want of budget */
+	size_t verified;
+};
+
+/* selfsig.c: a validating thread's state, from pgpk_vctx_init() (0 or
+ * -ENOMEM) to pgpk_vctx_release(). */
+int pgpk_vctx_init(struct pgpk_vctx *v, const struct pgpk_keyring *ring,
+		   int64_t now, bool no_verify);
+void pgpk_vctx_release(struct pgpk_vctx *v);
+/* selfsig.c: validity of one certificate's keys and user IDs. */
+void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert,
+			const struct pgpk_parse_opts *opts);
+/*
+ * workers.c: parse every signature and validate every certificate (the
+ * ones opts->want names), on opts->threads threads.  0, -ENOMEM, or
+ * -E2BIG when the budget of salted prefixes ran out.
+ */
+int pgpk_validate_all(struct pgpk_keyring *ring,
+		      const struct pgpk_parse_opts *opts);
+
+/*
+ * selfsig.c: which third-party certification vouches for cert's primary key
  * (pgpk_key_canonical()).  cands[0..n), newest first, each claiming to be
  * made by signers[i] over the primary key and `uid`: the first that
  * verifies (one RSA operation each) and that no certification revocation

@@ -139,7 +139,7 @@ struct pgpk_signature {
 	size_t sig_fields_len;
 };
 
-struct pgpk_rsa; /* internal (cert.c): a loaded RSA public key */
+struct pgpk_rsa; /* internal (rsa.c): a loaded RSA public key */
 
 /* One key packet, primary (tag 6) or subkey (tag 14), RFC 9580 5.5.2. */
 struct pgpk_pubkey {
@@ -219,7 +219,7 @@ struct pgpk_pubkey {
 	 * bindings only update its properties); else binding's. */
 	uint32_t bound_at;
 	const struct pgpk_signature *first_binding;
-	/* Internal (cert.c): an RSA key as loaded by the first check of a
+	/* Internal (rsa.c): an RSA key as loaded by the first check of a
 	 * signature it made, kept with its keyring; rsa_err once loading
 	 * failed. */
 	struct pgpk_rsa *rsa;
@@ -286,7 +286,11 @@ struct pgpk_parse_opts {
 	/* Skip the cryptography: every well-formed self-signature counts as
 	 * verified (the other rules still apply).  For fuzzing/dumping. */
 	bool no_verify;
-	/* Worker threads for verification; 0 or 1 = none (sandbox). */
+	/*
+	 * Worker threads for verification; 0 or 1 = none.  A process that
+	 * may create none when it parses (the sandboxed parser: its filter
+	 * forbids clone()) starts them first, pgpk_workers_start().
+	 */
 	unsigned int threads;
 	/* Binary input is not copied: `in` must then outlive the keyring
 	 * (saves a copy of a 28 MB keyring). */
@@ -367,7 +371,7 @@ int pgpk_text_canonicalize(const uint8_t *in, size_t len, bool strip_trailing,
 int pgpk_text_canonicalize_detached(const uint8_t *in, size_t len,
 				    uint8_t **out, size_t *out_len);
 
-/* ---- keys (key.c, cert.c) ---- */
+/* ---- keys (key.c, cert.c, selfsig.c) ---- */
 
 /*
  * Where each certificate of binary packets starts: the header offsets of
@@ -378,6 +382,16 @@ int pgpk_text_canonicalize_detached(const uint8_t *in, size_t len,
  */
 int pgpk_cert_starts(const uint8_t *packets, size_t len, size_t **starts,
 		     size_t *n, struct pgpk_error *err);
+
+/*
+ * Start the threads pgpk_keyring_parse() validates on (n in all, with
+ * the caller's: n - 1 threads, at most 7), for a process that may create
+ * none when it parses: the sandboxed parser starts them before its
+ * seccomp filter (pgpk_sandbox_enter_with()).  They never end; the
+ * process's exit ends them.  0, or the error of pthread_create() (as a
+ * negative errno) with those started so far kept.
+ */
+int pgpk_workers_start(unsigned int n);
 
 /* Parse every certificate of the input (binary, armored). */
 int pgpk_keyring_parse(const uint8_t *in, size_t len,
@@ -526,7 +540,7 @@ int pgpk_sigs_canonical(const struct pgpk_sigset *set, const size_t *idx,
 			uint8_t **blob, size_t *blob_len,
 			struct pgpk_error *err);
 
-/* ---- hashing and verification helpers (cert.c), used by verify ---- */
+/* ---- hashing and verification helpers (rsa.c), used by verify ---- */
 
 /* OpenSSL digest name for an RFC 9580 9.5 hash id, or NULL. */
 const char *pgpk_md_name(unsigned int hash_algo);

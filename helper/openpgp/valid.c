@@ -5,7 +5,7 @@
  * key, convert, debug and the upcall (pgpk_convert()), import and verify
  * all decide here, so they cannot disagree.
  *
- * The facts come from pgpk_keyring_parse() (cert.c): which self-signature
+ * The facts come from pgpk_keyring_parse() (cert.c, selfsig.c): which self-signature
  * and binding verify, back-signatures, revocations and their hardness,
  * expiry at the parse's `now`.  This file only applies the rules, in one
  * order, so that every path names the same first reason.
@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "helper/openpgp/internal.h"
+#include "helper/pgpk_text.h"
 
 /* RFC 9580 5.2.3.31 reason codes, as refusals name them. */
 static const char *pgpk_revocation_reason(int code)
@@ -53,6 +54,7 @@ int pgpk_key_usable(const struct pgpk_cert *cert, const struct pgpk_pubkey *key,
 	const char *what = key->subkey ? "subkey" : "key";
 	const struct pgpk_pubkey *pri = &cert->primary;
 	const struct pgpk_signature *self;
+	char t1[PGPK_TIME_LEN];
 
 	if (!cert->primary.valid)
 		return pgpk_fail(
@@ -75,12 +77,11 @@ int pgpk_key_usable(const struct pgpk_cert *cert, const struct pgpk_pubkey *key,
 					 "" :
 					 ", refused without --allow-revoked");
 	if (key->expired && !(use & PGPK_USE_ALLOW_EXPIRED))
-		return pgpk_fail(err, -EKEYEXPIRED, key->offset,
-				 "%s expired at %" PRId64,
-				 key->subkey && cert->primary.expired ?
-					 "primary key" :
-					 what,
-				 pgpk_key_expires(cert, key));
+		return pgpk_fail(
+			err, -EKEYEXPIRED, key->offset, "%s expired at %s",
+			key->subkey && cert->primary.expired ? "primary key" :
+							       what,
+			pgpk_time_str(pgpk_key_expires(cert, key), t1));
 	/* The kernel reads the key's use and life from its primary key's
 	 * self-signature, the one its version reads (a v4 key's primary user
 	 * ID's, a v6 key's direct-key one), and a subkey's binding: it must
@@ -137,28 +138,27 @@ int pgpk_key_usable(const struct pgpk_cert *cert, const struct pgpk_pubkey *key,
 int pgpk_key_signed_at(const struct pgpk_pubkey *key, uint32_t t,
 		       struct pgpk_error *err)
 {
+	char t1[PGPK_TIME_LEN], t2[PGPK_TIME_LEN];
 	uint32_t bound;
 
 	if (t < key->created)
-		return pgpk_fail(err, -EKEYREJECTED, key->offset,
-				 "signature predates its key (signed %" PRIu32
-				 ", key created %" PRIu32 ")",
-				 t, key->created);
+		return pgpk_fail(
+			err, -EKEYREJECTED, key->offset,
+			"signature predates its key (signed %s, key created %s)",
+			pgpk_time_str(t, t1), pgpk_time_str(key->created, t2));
 	if (key->subkey) {
 		bound = key->bound_at;
 		if (t < bound)
 			return pgpk_fail(
 				err, -EKEYREJECTED, key->offset,
-				"subkey not yet bound when it signed (signed %" PRIu32
-				", bound %" PRIu32 ")",
-				t, bound);
+				"subkey not yet bound when it signed (signed %s, bound %s)",
+				pgpk_time_str(t, t1), pgpk_time_str(bound, t2));
 	}
 	if (key->revoked && !key->revoked_hard && t >= key->revoked_at)
 		return pgpk_fail(
 			err, -EKEYREJECTED, key->offset,
-			"signature made after its key was revoked (%s, %" PRIu32
-			"): soft revocation",
+			"signature made after its key was revoked (%s, %s): soft revocation",
 			pgpk_revocation_reason(key->revoked_reason),
-			key->revoked_at);
+			pgpk_time_str(key->revoked_at, t1));
 	return 0;
 }

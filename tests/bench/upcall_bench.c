@@ -23,8 +23,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "helper/pgpk_broker.h"
-#include "helper/pgpk_child.h"
+#include "helper/broker/pgpk_broker.h"
+#include "helper/parser/pgpk_child.h"
 
 #define PGPK_BENCH_DEFAULT_RUNS 101
 #define PGPK_BENCH_DEFAULT_FILE "tests/bench/rsa4096.pgp"

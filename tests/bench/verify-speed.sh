@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Benchmark (not a test): pgpk-helper against its peers on the same inputs
-# in the same run, and the upcall pipeline on its own.
+# Benchmark (not a test): pgpk against its peers on the same inputs in the
+# same run, and the upcall pipeline (pgpk-helper debug) on its own.
 #
 #   tests/bench/verify-speed.sh [RUNS] [--before HELPER] [--icount] [--no-list]
 #
@@ -12,11 +12,16 @@
 # Cases:
 #   detached   a detached signature, a one-certificate keyring
 #              (tests/verify/testdata: good.pgp, msg.sig, msg.txt):
-#              pgpk-helper verify, gpgv, sqv; 20 runs per round
+#              pgpk verify, gpgv, sqv; 20 runs per round; pgpk's
+#              instructions are its process's and its sandboxed child's
+#              (from pgpk_sandbox_enter_with(): fork copies the counts),
+#              counted through tests/bench/callgrind_seccomp.so, minus
+#              what that shim costs the dynamic linker (measured here:
+#              pgpk --version with and without it)
 #   inrelease  the newest /var/lib/apt/lists/*_InRelease against
 #              /usr/share/keyrings/debian-archive-keyring.gpg (gpgv only:
 #              sqv takes no cleartext-signed messages); 20 runs per round
-#   list       /usr/share/keyrings/debian-keyring.gpg: pgpk-helper list,
+#   list       /usr/share/keyrings/debian-keyring.gpg: pgpk list,
 #              gpg --show-keys --with-colons, sq keyring list (primary
 #              user IDs) and sq inspect (every component, as list); pgpk's
 #              CPU time (user + system) of its best round and its parallel
@@ -30,7 +35,7 @@
 #              object in the dynamic linker's search order), with --icount
 #              also counted natively by tests/bench/icount (ptrace,
 #              single-stepping: minutes)
-#   import     pgpk-helper import of debian-keyring.gpg into a throwaway
+#   import     pgpk import of debian-keyring.gpg into a throwaway
 #              session keyring (keyctl session -): on a host without the
 #              pgpk module every add_key fails at once, so this is
 #              import's own cost per key (each key it adds on a pgpk
@@ -39,9 +44,11 @@
 # the VM, time per key (tests/bench/vm-import.sh [--tree DIR]: one VM
 # run per build, about 5 minutes; README "Performance").
 # --before HELPER adds HELPER's figures for the pgpk rows (e.g. a build of
-# the previous commit), measured in the same rounds.
-# Uses bazel-bin/helper/pgpk-helper (PGPK_HELPER overrides), the default
-# optimized, hardened build; bazel build //tests/bench:all first.
+# the previous commit's pgpk-helper, which ran every command itself),
+# measured in the same rounds.
+# Uses bazel-bin/helper/pgpk and pgpk-helper (PGPK, PGPK_HELPER
+# override), the default optimized, hardened build; bazel build
+# //helper:all //tests/bench:all first.
 set -u
 RUNS=5
 BEFORE=""
@@ -58,10 +65,12 @@ while [ $# -gt 0 ]; do
 	shift
 done
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+PGPK=${PGPK:-$ROOT/bazel-bin/helper/pgpk}
 HELPER=${PGPK_HELPER:-$ROOT/bazel-bin/helper/pgpk-helper}
 SHIM=$ROOT/bazel-bin/tests/bench/callgrind_seccomp.so
 ICOUNT_BIN=$ROOT/bazel-bin/tests/bench/icount
-[ -x "$HELPER" ] || { echo "build //helper:pgpk-helper first" >&2; exit 2; }
+[ -x "$PGPK" ] && [ -x "$HELPER" ] ||
+	{ echo "build //helper:pgpk and //helper:pgpk-helper first" >&2; exit 2; }
 TMP=$(mktemp -d)
 chmod 755 "$TMP"
 trap 'rm -rf "$TMP"' EXIT
@@ -72,15 +81,18 @@ NCPU=$(nproc)
 HAVE_VG=0
 command -v valgrind >/dev/null && HAVE_VG=1
 
-# Both helpers at the same path length: the dynamic linker's work depends
-# on it a little (a few thousand instructions).
-mkdir -p "$TMP/a" "$TMP/b"
-cp "$HELPER" "$TMP/a/pgpk-helper"
-P_NOW="$TMP/a/pgpk-helper"
+# Each program at a path of the same length: the dynamic linker's work
+# depends on it a little (a few thousand instructions).  An earlier
+# pgpk-helper runs every command itself: it is copied as pgpk.
+mkdir -p "$TMP/a" "$TMP/b" "$TMP/c"
+cp "$PGPK" "$TMP/a/pgpk"
+cp "$HELPER" "$TMP/c/pgpk-helper"
+P_NOW="$TMP/a/pgpk"
+H_NOW="$TMP/c/pgpk-helper"
 P_OLD=""
 if [ -n "$BEFORE" ]; then
-	cp "$BEFORE" "$TMP/b/pgpk-helper"
-	P_OLD="$TMP/b/pgpk-helper"
+	cp "$BEFORE" "$TMP/b/pgpk"
+	P_OLD="$TMP/b/pgpk"
 fi
 
 # insns CMD...: instructions of one run (callgrind), or "-"
@@ -88,6 +100,40 @@ insns() {
 	[ "$HAVE_VG" = 1 ] || { echo -; return; }
 	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 \
 		>/dev/null | sed -n 's/.*refs: *//p' | tr -d , | grep . || echo -
+}
+
+# pgpk_insns CMD...: instructions of pgpk's process and its sandboxed
+# child (callgrind, through the seccomp shim, which is then taken off
+# again); an earlier pgpk-helper, which forks no child, as insns does.
+# As root the child would drop to its own uid and could not write its
+# profile: measured as nobody (no uid change, the rest the same).
+SHIM_COST=""
+pgpk_cg() { # pgpk_cg DIR PRELOAD CMD...: the summed summaries
+	local w=$1 pre=$2 run=()
+	shift 2
+	[ "$(id -u)" = 0 ] && run=(runuser -u nobody --)
+	(cd "$w" && "${run[@]}" env ${pre:+LD_PRELOAD="$pre"} \
+		valgrind --tool=callgrind --zero-before=pgpk_sandbox_enter_with \
+		--callgrind-out-file="$w/cg.%p" "$@" >/dev/null 2>&1)
+	cat "$w"/cg.* 2>/dev/null | sed -n 's/^summary: //p' |
+		awk '{ s += $1 } END { print s + 0 }'
+	rm -f "$w"/cg.*
+}
+pgpk_insns() {
+	local w a b t
+	[ "$HAVE_VG" = 1 ] && [ -r "$SHIM" ] || { echo -; return; }
+	[ "$1" = "$P_NOW" ] || { insns "$@"; return; }
+	w=$(mktemp -d "$TMP/cg.XXXX")
+	chmod 1777 "$w"
+	cp "$SHIM" "$w/"
+	chmod 755 "$w/callgrind_seccomp.so"
+	if [ -z "$SHIM_COST" ]; then
+		a=$(pgpk_cg "$w" "$w/callgrind_seccomp.so" "$P_NOW" --version)
+		b=$(pgpk_cg "$w" "" "$P_NOW" --version)
+		SHIM_COST=$((a - b))
+	fi
+	t=$(pgpk_cg "$w" "$w/callgrind_seccomp.so" "$@")
+	echo $((t - SHIM_COST))
 }
 
 # ms_per_run N CMD...: wall milliseconds per run over N runs
@@ -139,10 +185,13 @@ echo "| case | tool | instructions | wall ms | ratio |"
 echo "|---|---|---|---|---|"
 
 # --- detached --------------------------------------------------------------
-cp "$D/good.pgp" "$TMP/good.pgp" # gpgv wants a path with a slash
+# gpgv wants a path with a slash; nobody (pgpk_insns) must read them
+cp "$D/good.pgp" "$D/msg.sig" "$D/msg.txt" "$TMP/"
+chmod 644 "$TMP/good.pgp" "$TMP/msg.sig" "$TMP/msg.txt"
 K=$TMP/good.pgp
+D=$TMP
 "$P_NOW" verify --keyring "$K" "$D/msg.sig" "$D/msg.txt" >"$TMP/p.out" 2>&1 ||
-	{ echo "detached: pgpk-helper verify failed:"; cat "$TMP/p.out"; }
+	{ echo "detached: pgpk verify failed:"; cat "$TMP/p.out"; }
 gpgv --keyring "$K" "$D/msg.sig" "$D/msg.txt" >/dev/null 2>&1 ||
 	echo "detached: gpgv says it is not good"
 specs=("pgpk=\"$P_NOW\" verify --keyring $K $D/msg.sig $D/msg.txt"
@@ -150,11 +199,11 @@ specs=("pgpk=\"$P_NOW\" verify --keyring $K $D/msg.sig $D/msg.txt"
 [ -n "$P_OLD" ] && specs+=("old=\"$P_OLD\" verify --keyring $K $D/msg.sig $D/msg.txt")
 command -v sqv >/dev/null && specs+=("sqv=sqv --keyring $K $D/msg.sig $D/msg.txt")
 rounds 20 "${specs[@]}"
-pi=$(insns "$P_NOW" verify --keyring "$K" "$D/msg.sig" "$D/msg.txt")
-row detached pgpk-helper "$BEST_pgpk" "$pi"
+pi=$(pgpk_insns "$P_NOW" verify --keyring "$K" "$D/msg.sig" "$D/msg.txt")
+row detached "pgpk verify" "$BEST_pgpk" "$pi"
 if [ -n "$P_OLD" ]; then
 	oi=$(insns "$P_OLD" verify --keyring "$K" "$D/msg.sig" "$D/msg.txt")
-	row detached "pgpk-helper (before)" "$BEST_old" "$oi" "$BEST_pgpk" "$pi"
+	row detached "before" "$BEST_old" "$oi" "$BEST_pgpk" "$pi"
 fi
 row detached gpgv "$BEST_gpgv" "$(insns gpgv --keyring "$K" "$D/msg.sig" "$D/msg.txt")" "$BEST_pgpk" "$pi"
 command -v sqv >/dev/null &&
@@ -169,9 +218,9 @@ if [ -n "$IR" ] && [ -r "$A" ]; then
 	specs=("pgpk=\"$P_NOW\" verify --keyring $A $IR" "gpgv=gpgv --keyring $A $IR")
 	[ -n "$P_OLD" ] && specs+=("old=\"$P_OLD\" verify --keyring $A $IR")
 	rounds 20 "${specs[@]}"
-	pi=$(insns "$P_NOW" verify --keyring "$A" "$IR")
-	row inrelease pgpk-helper "$BEST_pgpk" "$pi"
-	[ -n "$P_OLD" ] && row inrelease "pgpk-helper (before)" "$BEST_old" \
+	pi=$(pgpk_insns "$P_NOW" verify --keyring "$A" "$IR")
+	row inrelease "pgpk verify" "$BEST_pgpk" "$pi"
+	[ -n "$P_OLD" ] && row inrelease "before" "$BEST_old" \
 		"$(insns "$P_OLD" verify --keyring "$A" "$IR")" "$BEST_pgpk" "$pi"
 	row inrelease gpgv "$BEST_gpgv" "$(insns gpgv --keyring "$A" "$IR")" "$BEST_pgpk" "$pi"
 else
@@ -182,9 +231,9 @@ fi
 KEY=$ROOT/tests/bench/rsa4096.pgp
 cp "$KEY" "$TMP/key.pgp"
 chmod 644 "$TMP/key.pgp"
-"$P_NOW" debug key "$TMP/key.pgp" >"$TMP/u.out" 2>&1 ||
+"$H_NOW" debug key "$TMP/key.pgp" >"$TMP/u.out" 2>&1 ||
 	{ echo "upcall: pgpk-helper debug failed:"; cat "$TMP/u.out"; }
-specs=("pgpk=\"$P_NOW\" debug key $TMP/key.pgp")
+specs=("pgpk=\"$H_NOW\" debug key $TMP/key.pgp")
 [ -n "$P_OLD" ] && specs+=("old=\"$P_OLD\" debug key $TMP/key.pgp")
 rounds 10 "${specs[@]}"
 # upcall_insns HELPER: callgrind instructions of parent + child, the child
@@ -194,7 +243,8 @@ upcall_insns() {
 	[ "$HAVE_VG" = 1 ] && [ -r "$SHIM" ] || { echo -; return; }
 	w=$(mktemp -d "$TMP/cg.XXXX")
 	chmod 1777 "$w"
-	cp "$1" "$SHIM" "$w/"
+	cp "$1" "$w/pgpk-helper"
+	cp "$SHIM" "$w/"
 	chmod 755 "$w/pgpk-helper" "$w/callgrind_seccomp.so"
 	# As root the child would drop to its own uid and could not write
 	# its profile: measure as nobody (no uid change, the rest the same).
@@ -207,12 +257,12 @@ upcall_insns() {
 	grep -q '^OK' "$w/out" || { echo -; return; }
 	cat "$w"/cg.* | sed -n 's/^summary: //p' | awk '{ s += $1 } END { print s }'
 }
-pi=$(upcall_insns "$P_NOW")
+pi=$(upcall_insns "$H_NOW")
 row upcall "pgpk-helper debug key" "$BEST_pgpk" "$pi"
-[ -n "$P_OLD" ] && row upcall "pgpk-helper (before)" "$BEST_old" \
+[ -n "$P_OLD" ] && row upcall "before" "$BEST_old" \
 	"$(upcall_insns "$P_OLD")" "$BEST_pgpk" "$pi"
 if [ "$ICOUNT" = 1 ] && [ -x "$ICOUNT_BIN" ]; then
-	for h in "$P_NOW" ${P_OLD:+"$P_OLD"}; do
+	for h in "$H_NOW" ${P_OLD:+"$P_OLD"}; do
 		"$ICOUNT_BIN" "$h" debug --timeout-ms 600000 key "$TMP/key.pgp" \
 			>/dev/null 2>"$TMP/ic.err"
 		echo "upcall, native (icount, $h): $(grep '^icount:' "$TMP/ic.err")"
@@ -251,8 +301,8 @@ if [ "$LIST" = 1 ] && [ -r "$R" ]; then
 	list_row() {
 		local label
 		case "$1" in
-		pgpk) label="pgpk-helper list" ;;
-		old) label="pgpk-helper (before)" ;;
+		pgpk) label="pgpk list" ;;
+		old) label="before" ;;
 		gpg) label="gpg --show-keys" ;;
 		sqlist) label="sq keyring list" ;;
 		sqinspect) label="sq inspect" ;;
@@ -291,7 +341,7 @@ if [ "$LIST" = 1 ] && [ -r "$R" ]; then
 			keys=$(grep -c '^[0-9A-F]\{16\} ' "$TMP/imp")
 			awk -v h="$h" -v w="$best" -v c="$cpu" -v k="$keys" -v old="$P_OLD" 'BEGIN {
 				printf "| import    | %-22s | %11s | %10.0f | %.0f us per key (%d keys), CPU %.0f ms |\n",
-				       h == old ? "pgpk-helper (before)" : "pgpk-helper", "-",
+				       h == old ? "before" : "pgpk import", "-",
 				       w * 1000, w * 1e6 / k, k, c * 1000
 			}'
 		done

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Benchmark (not a test): pgpk-helper import of debian-keyring.gpg into a
+# Benchmark (not a test): pgpk import of debian-keyring.gpg into a
 # keyring in the VM (issue 22), time per key.
 #
 #   tests/bench/vm-import.sh [--tree DIR] [--certs N] [--kernel V]
@@ -55,5 +55,5 @@ echo "sample: the first $(cat "$TMP/sample.certs") certificates of $R ($(stat -c
 PGPK_VM_OUT=$TREE/tests/vm/out-import-bench \
 	"$TREE/tests/vm/run.sh" "${KOPT[@]}" --cases "$TMP" 2>&1 |
 	tee "$TMP/run.log" | grep -v '^PGPK-BENCH'
-grep -h 'PGPK-BENCH\|pgpk-helper import:' "$TREE/tests/vm/out-import-bench/console.log" |
+grep -h 'PGPK-BENCH\|pgpk import:' "$TREE/tests/vm/out-import-bench/console.log" |
 	sed 's/^[^|]*| //'

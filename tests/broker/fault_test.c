@@ -23,7 +23,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include "helper/pgpk_broker.h"
+#include "helper/broker/pgpk_broker.h"
 #include "tests/broker/check.h"
 #include "tests/broker/pgpk_test_blobs.h"
 

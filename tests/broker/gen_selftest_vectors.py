@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Write helper/selftest_vectors.h: the --selftest known answers.
+"""Write helper/upcall/selftest_vectors.h: the --selftest known answers.
 
 The expected canonical blobs are computed here, from the OpenPGP packets,
 by a second implementation that shares no code with the parser
@@ -8,8 +8,8 @@ by a second implementation that shares no code with the parser
 hand-written protobuf encoder following proto/pgpk.proto.  Cross-check the
 packet values with `gpg --list-packets tests/broker/testdata/...`.
 
-usage: gen_selftest_vectors.py testdata-dir > helper/selftest_vectors.h &&
-       clang-format -i helper/selftest_vectors.h
+usage: gen_selftest_vectors.py testdata-dir > helper/upcall/selftest_vectors.h &&
+       clang-format -i helper/upcall/selftest_vectors.h
 """
 import sys
 import os

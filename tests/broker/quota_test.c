@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The upcall's per-requester bound (helper/quota.c): a uid's slots are
+ * The upcall's per-requester bound (helper/broker/quota.c): a uid's slots are
  * taken once each and the next request is EDQUOT, another uid's slots
  * are its own; a slot held by a process is free again once that process
  * is killed; the state directory must be its owner's alone and is never
@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "helper/pgpk_quota.h"
+#include "helper/broker/pgpk_quota.h"
 #include "tests/broker/check.h"
 
 static char pgpk_dir[300];

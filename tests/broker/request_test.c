@@ -13,8 +13,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "helper/pgpk_anchors.h"
-#include "helper/pgpk_broker.h"
+#include "helper/broker/pgpk_anchors.h"
+#include "helper/broker/pgpk_broker.h"
 
 /* kernel/pgpk_key.c: "key:%*phN" of 16 random octets */
 #define NONCE "0123456789abcdef0123456789abcdef"

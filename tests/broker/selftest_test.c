@@ -4,7 +4,7 @@
  * bytes from the real parser in the real sandbox), the good and the bad
  * signature, the sandbox kills; environment checks PASS or SKIP here.
  */
-#include "helper/pgpk_runtime.h"
+#include "helper/upcall/pgpk_runtime.h"
 
 int main(int argc, char **argv)
 {

@@ -1,16 +1,16 @@
 #!/bin/bash
 # Seed corpus for tests/fuzz/canon_fuzz.c: canonical blobs made by
-# `pgpk-helper key` / `pgpk-helper convert` from real keys and signatures
+# `pgpk key` / `pgpk convert` from real keys and signatures
 # (every RSA key and subkey of debian-archive-keyring.gpg, a sample of
 # debian-keyring.gpg, the signatures of apt's InRelease files and of
 # tests/broker/testdata), plus a few truncated and bit-flipped blobs.
 # Files are named by content hash.
 #
 # usage: tests/fuzz/make-canon-corpus.sh [OUTDIR]
-#        (PGPK_HELPER overrides bazel-bin/helper/pgpk-helper)
+#        (PGPK overrides bazel-bin/helper/pgpk)
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
-helper=${PGPK_HELPER:-$root/bazel-bin/helper/pgpk-helper}
+pgpk=${PGPK:-$root/bazel-bin/helper/pgpk}
 out=${1:-$root/tests/fuzz/corpus/canon}
 mkdir -p "$out"
 tmp=$(mktemp -d)
@@ -28,11 +28,11 @@ keep() {
 
 keys_of() {
 	# keys_of KEYRING MAX: canonical Key of every listed RSA key
-	"$helper" list --json "$1" 2>/dev/null |
+	"$pgpk" list --json "$1" 2>/dev/null |
 		sed -n 's/.*"fpr":"\([0-9A-F]*\)".*"algo":1,.*/\1/p' |
 		head -n "$2" >"$tmp/fprs"
 	while read -r fpr; do
-		"$helper" key --select "$fpr" "$1" >"$tmp/blob" 2>/dev/null &&
+		"$pgpk" key --select "$fpr" "$1" >"$tmp/blob" 2>/dev/null &&
 			keep "$tmp/blob" key
 	done <"$tmp/fprs"
 }
@@ -43,11 +43,11 @@ for f in /var/lib/apt/lists/*InRelease "$root"/tests/broker/testdata/*.sig.asc \
 	"$root"/tests/fuzz/corpus/openpgp/cleartext-* \
 	"$root"/tests/fuzz/corpus/openpgp/inline-*; do
 	[ -f "$f" ] || continue
-	"$helper" convert "$f" >"$tmp/blob" 2>/dev/null && keep "$tmp/blob" sig
+	"$pgpk" convert "$f" >"$tmp/blob" 2>/dev/null && keep "$tmp/blob" sig
 done
 for f in "$root"/tests/broker/testdata/*key*.asc; do
 	[ -f "$f" ] || continue
-	"$helper" key "$f" >"$tmp/blob" 2>/dev/null && keep "$tmp/blob" key
+	"$pgpk" key "$f" >"$tmp/blob" 2>/dev/null && keep "$tmp/blob" key
 done
 # Damaged blobs: refused at different places.
 first=$(ls "$out"/key-* | head -n 1)

@@ -16,19 +16,14 @@
 #     by Carl now expired: own;
 #   - a subkey keeps its binding.
 # Forgeries come from tests/lib/pgpk_forge.py.
-set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
-helper=$root/bazel-bin/helper/pgpk-helper
-(cd "$root" && bazel build //helper:pgpk-helper) >/dev/null 2>&1 ||
-	{ echo "FAIL: pgpk-helper does not build"; exit 1; }
-GNUPGHOME=$(mktemp -d)
+. "$(dirname "$0")/lib.sh"
+host_build
+host_tmp
+GNUPGHOME=$tmp
 export GNUPGHOME
-trap 'rm -rf "$GNUPGHOME"' EXIT
 G=$GNUPGHOME
 gpg_() { gpg --batch --pinentry-mode loopback --passphrase '' -q "$@"; }
 fpr() { gpg --with-colons --list-keys "$1" | awk -F: '/^fpr/ { print $10; exit }'; }
-nfail=0
-fail() { echo "FAIL $*"; nfail=$((nfail + 1)); }
 
 gpg_ --quick-gen-key "Alice <alice@example.org>" rsa2048 sign never
 gpg_ --quick-add-key "$(fpr alice@example.org)" rsa2048 sign never
@@ -68,10 +63,10 @@ certifier() {
 		grep -E '^[0-9a-f]+$' "$G/dbg" | tr -d '\n' | xxd -r -p \
 			>"$G/blob"
 	else
-		"$helper" key --anchors "$1" "$2" >"$G/blob" 2>"$G/err" ||
+		"$pgpk" key --anchors "$1" "$2" >"$G/blob" 2>"$G/err" ||
 			{ echo "REFUSED: $(cat "$G/err")"; return; }
 	fi
-	"$helper" dump --json "$G/blob" | python3 -c '
+	"$pgpk" dump --json "$G/blob" | python3 -c '
 import json, sys
 c = json.load(sys.stdin)["key"].get("certification", {})
 print(c.get("issuer_fingerprint", "none"))'
@@ -106,8 +101,8 @@ expect "Carl and Mallory anchors: the newer, Carl's" "$carl" "$G/both" \
 # A subkey keeps its binding, whoever the anchors.
 sub=$(gpg --with-colons --list-keys "$alice" |
 	awk -F: '/^sub/ { s = 1 } s && /^fpr/ { print $10; exit }')
-got=$("$helper" key --anchors "$G/anchors" --select "$sub" \
-	"$G/certified.gpg" | "$helper" dump --json - | python3 -c '
+got=$("$pgpk" key --anchors "$G/anchors" --select "$sub" \
+	"$G/certified.gpg" | "$pgpk" dump --json - | python3 -c '
 import json, sys
 c = json.load(sys.stdin)["key"]["certification"]
 print(c["type"], c.get("issuer_fingerprint"))')

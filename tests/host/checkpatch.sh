@@ -5,8 +5,7 @@
 # three files it needs are extracted once into a cache keyed by the
 # tarball's size and date.  A kernel/.checkpatch.conf (read because
 # checkpatch runs from kernel/) may hold a reasoned --ignore list.
-set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
 
 tarball=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1)
 if [ -z "$tarball" ]; then

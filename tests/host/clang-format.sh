@@ -5,8 +5,7 @@
 # included -- is kernel code and is held to checkpatch --strict instead:
 # clang-format 14 cannot keep the kernel's aligned tables and comments.
 # Fails listing every file that is not formatted.
-set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
 cd "$root" || exit 1
 if ! command -v clang-format >/dev/null; then
 	echo "FAIL: clang-format not installed (apt install clang-format)"

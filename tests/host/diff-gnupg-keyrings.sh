@@ -1,6 +1,6 @@
 #!/bin/bash
 # Differential test against GnuPG on the keyrings Debian ships:
-# `gpg --show-keys --with-colons` vs `pgpk-helper list --json` on
+# `gpg --show-keys --with-colons` vs `pgpk list --json` on
 # debian-keyring.gpg (28 MB, ~905 certificates), debian-archive-keyring.gpg,
 # and the smaller debian-maintainers, debian-nonupload, debian-role-keys
 # and debian-archive-removed-keys keyrings.  For every key and subkey: fingerprint, key
@@ -14,20 +14,14 @@
 # Prints the time of each tool on each keyring.
 #
 # usage: tests/host/diff-gnupg-keyrings.sh [KEYRING...]
-#        (PGPK_HELPER=path overrides bazel-bin/helper/pgpk-helper)
-set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
-helper=${PGPK_HELPER:-$root/bazel-bin/helper/pgpk-helper}
+#        (PGPK=path overrides bazel-bin/helper/pgpk)
+. "$(dirname "$0")/lib.sh"
 allowlist=$root/tests/openpgp/gnupg-allowlist.txt
 
 if ! command -v gpg >/dev/null || ! command -v python3 >/dev/null; then
-	echo "SKIP: gpg or python3 not installed"
-	exit 77
+	skip "gpg or python3 not installed"
 fi
-if [ ! -x "$helper" ]; then
-	echo "FAIL: $helper not built (bazel build //helper:pgpk-helper)"
-	exit 1
-fi
+[ -x "$pgpk" ] || die "$pgpk not built (bazel build //helper:pgpk)"
 if [ $# -gt 0 ]; then
 	rings=("$@")
 else
@@ -42,15 +36,11 @@ have=0
 for r in "${rings[@]}"; do
 	[ -f "$r" ] && have=$((have + 1))
 done
-if [ "$have" = 0 ]; then
-	echo "SKIP: no keyring (apt install debian-keyring debian-archive-keyring)"
-	exit 77
-fi
+[ "$have" != 0 ] ||
+	skip "no keyring (apt install debian-keyring debian-archive-keyring)"
 
-tmp=$(mktemp -d)
-trap 'gpgconf --homedir "$tmp/gnupg" --kill all >/dev/null 2>&1; rm -rf "$tmp"' EXIT
-export GNUPGHOME=$tmp/gnupg
-mkdir -m 700 "$GNUPGHOME"
+host_tmp
+host_gnupg
 
 # ms: milliseconds since the epoch
 ms() { date +%s%3N; }
@@ -67,18 +57,18 @@ for r in "${rings[@]}"; do
 		exit 1
 	fi
 	t1=$(ms)
-	"$helper" list --json "$r" >"$tmp/pgpk.txt" 2>"$tmp/pgpk.err"
+	"$pgpk" list --json "$r" >"$tmp/pgpk.txt" 2>"$tmp/pgpk.err"
 	rc=$?
 	t2=$(ms)
 	if [ $rc != 0 ]; then
-		echo "FAIL: pgpk-helper list --json $name exited $rc:"
+		echo "FAIL: pgpk list --json $name exited $rc:"
 		tail -n 3 "$tmp/pgpk.err"
 		fail=1
 		continue
 	fi
 	gms=$((t1 - t0)) pms=$((t2 - t1))
 	echo "$name: $(stat -c %s "$r") octets; gpg --show-keys" \
-		"--with-colons ${gms} ms, pgpk-helper list --json ${pms} ms" \
+		"--with-colons ${gms} ms, pgpk list --json ${pms} ms" \
 		"(gpg/pgpk $(awk -v g=$gms -v p=$pms \
 			'BEGIN { printf "%.1f", p ? g / p : 0 }')x)"
 	python3 "$root/tests/openpgp/diff_gnupg.py" --name "$name" \

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Signatures from the future (issue 11).  pgpk's rule (helper/policy.c
+# Signatures from the future (issue 11).  pgpk's rule (helper/broker/policy.c
 # pgpk_policy_check_sig()): a signature created more than
 # PGPK_POLICY_CLOCK_SKEW (300) seconds after now is refused, by `verify`
 # and by the upcall alike (the parser child leaves it out of the answer,
@@ -10,21 +10,14 @@
 # allowance: good), now + 600 s and now + 1 day (refused), and a
 # two-signature document whose second signature is from the future
 # (good by the first; the upcall answer holds only the first).
-set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
-helper=${PGPK_HELPER:-$root/bazel-bin/helper/pgpk-helper}
+. "$(dirname "$0")/lib.sh"
 for tool in gpg gpgv; do
-	command -v $tool >/dev/null || { echo "SKIP: $tool not installed"; exit 77; }
+	command -v $tool >/dev/null || skip "$tool not installed"
 done
-[ -x "$helper" ] || { echo "FAIL: $helper not built"; exit 1; }
-tmp=$(mktemp -d)
-trap 'gpgconf --homedir "$tmp/gnupg" --kill all >/dev/null 2>&1; rm -rf "$tmp"' EXIT
-export GNUPGHOME=$tmp/gnupg
-mkdir -m 700 "$GNUPGHOME"
+[ -x "$pgpk" ] && [ -x "$helper" ] || die "$pgpk or $helper not built"
+host_tmp
+host_gnupg
 G="gpg --batch --quiet --no-tty --pinentry-mode loopback --passphrase="
-npass=0 nfail=0
-ok() { npass=$((npass + 1)); echo "ok   $*"; }
-fail() { nfail=$((nfail + 1)); echo "FAIL $*"; }
 
 $G --faked-system-time 20200101T000000 --quick-gen-key "A <a@example.org>" \
 	rsa2048 sign never 2>/dev/null
@@ -46,7 +39,7 @@ cat "$tmp/now.sig" "$tmp/b-day.sig" >"$tmp/two.sig"
 # check NAME SIG WANT(good|refused) [DEBUG-WANT]
 check() {
 	local name=$1 sig=$2 want=$3 v d g s=""
-	"$helper" verify --keyring "$tmp/keys.gpg" "$tmp/$sig" "$tmp/data" \
+	"$pgpk" verify --keyring "$tmp/keys.gpg" "$tmp/$sig" "$tmp/data" \
 		>"$tmp/out" 2>&1
 	v=$?
 	"$helper" debug sig "$tmp/$sig" >"$tmp/dbg" 2>&1
@@ -74,7 +67,7 @@ check "now + 1 day" day.sig refused
 check "now" now.sig good
 # Two signatures, the second from the future: skipped by verify, left out
 # of the upcall answer.
-"$helper" verify --keyring "$tmp/keys.gpg" "$tmp/two.sig" "$tmp/data" \
+"$pgpk" verify --keyring "$tmp/keys.gpg" "$tmp/two.sig" "$tmp/data" \
 	>"$tmp/out" 2>&1
 v=$?
 "$helper" debug sig "$tmp/two.sig" >"$tmp/dbg" 2>&1

@@ -17,20 +17,14 @@
 # "find: not found"), and _ima unlinked again.  tests/system's
 # sb-unenrolled/ima is the same on a real Secure Boot boot.
 # PGPK_IMA_SETUP=FILE tests another version of the script.
-set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
 setup=${PGPK_IMA_SETUP:-$root/policy/ima/pgpk-ima-setup}
 us=$(command -v unshare)
 if [ "$(id -u)" -ne 0 ] || [ -z "$us" ] ||
 	[ ! -d /sys/kernel/security ]; then
-	echo "SKIP: needs root, unshare and /sys/kernel/security (a private tmpfs goes over it)"
-	exit 77
+	skip "needs root, unshare and /sys/kernel/security (a private tmpfs goes over it)"
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-npass=0 nfail=0
-ok() { npass=$((npass + 1)); echo "ok   $*"; }
-fail() { nfail=$((nfail + 1)); echo "FAIL $*"; }
+host_tmp
 
 # the initramfs' commands that are harmless here (klibc-utils' hook:
 # cat ls mkdir mount umount uname sleep true false ...; the pgpk-ima
@@ -38,7 +32,7 @@ fail() { nfail=$((nfail + 1)); echo "FAIL $*"; }
 bin=$tmp/bin
 mkdir -p "$bin" "$tmp/keys"
 for c in cat ls mkdir mount umount uname sleep true false mktemp chown rmdir; do
-	p=$(command -v "$c") || { echo "FAIL: no $c on this host"; exit 1; }
+	p=$(command -v "$c") || die "no $c on this host"
 	ln -s "$p" "$bin/$c"
 done
 cat >"$bin/keyctl" <<EOF
@@ -89,5 +83,4 @@ run not-locked-down "[none] integrity confidentiality" "$mod" \
 run no-module "none [integrity] confidentiality" "" \
 	"no pgpk module for $kver (is pgpk-dkms built for it?)"
 
-echo "$npass passed, $nfail failed"
-[ "$nfail" -eq 0 ]
+host_end

@@ -1,27 +1,21 @@
 #!/bin/bash
-# pgpk-helper ima-sign: gpg-agent signs, and the security.ima value is
+# pgpk ima-sign: gpg-agent signs, and the security.ima value is
 # byte for byte what evmctl ima_sign makes with the same key exported to
 # PEM (RSA PKCS#1 v1.5 is deterministic), for SHA-256, SHA-384, SHA-512.
 # Also: --new-key makes a subkey gpg marks for IMA and prints its
 # fingerprint alone; a subkey without the mark, and the primary key, are
 # refused; the value can be set as security.ima where xattrs work.
-set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
 cd "$root" || exit 1
-helper=$root/bazel-bin/helper/pgpk-helper
-[ -x "$helper" ] || bazel build //helper:pgpk-helper >/dev/null 2>&1 ||
-	{ echo "FAIL: pgpk-helper does not build"; exit 1; }
-command -v evmctl >/dev/null || { echo "SKIP: evmctl (ima-evm-utils) not installed"; exit 77; }
+host_build
+command -v evmctl >/dev/null || skip "evmctl (ima-evm-utils) not installed"
 
-tmp=$(mktemp -d)
-export GNUPGHOME=$tmp/gnupg
-mkdir -m 700 "$GNUPGHOME"
+host_tmp
+host_gnupg
 # no passphrase, no pinentry: gpg answers the agent itself (--new-key runs
 # gpg with the user's configuration, this one)
 printf 'pinentry-mode loopback\npassphrase \n' > "$GNUPGHOME/gpg.conf"
-cleanup() { gpgconf --kill gpg-agent 2>/dev/null; rm -rf "$tmp"; }
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+fail() { die "$*"; } # every check here is fatal
 q="--batch --pinentry-mode loopback --passphrase="
 
 gpg $q --quick-gen-key 'IMA Test <ima@example.org>' rsa2048 cert never >/dev/null 2>&1 ||
@@ -31,7 +25,7 @@ gpg $q --quick-add-key "$fpr" rsa2048 sign never 2>/dev/null || fail "sign subke
 signing=$(gpg --with-colons --list-keys | awk -F: '/^fpr/ { f = $10 } END { print f }')
 
 # --new-key: the subkey fingerprint alone on stdout
-out=$("$helper" ima-sign --new-key "$fpr" --algo rsa2048 2>"$tmp/err") ||
+out=$("$pgpk" ima-sign --new-key "$fpr" --algo rsa2048 2>"$tmp/err") ||
 	{ cat "$tmp/err"; fail "ima-sign --new-key"; }
 echo "new IMA subkey: $out"
 [[ $out =~ ^[0-9A-F]{40}$ ]] || fail "--new-key printed '$out', not one fingerprint"
@@ -50,7 +44,7 @@ python3 tests/lib/pgpk_seckey.py "${ima: -8}" < "$tmp/sec.gpg" > "$tmp/key.pem" 
 head -c 100000 /dev/urandom > "$tmp/file"
 for hash in sha256 sha384 sha512; do
 	start=$(date +%s%N)
-	ours=$("$helper" ima-sign --key "$ima" --hash "$hash" --print "$tmp/file") ||
+	ours=$("$pgpk" ima-sign --key "$ima" --hash "$hash" --print "$tmp/file") ||
 		fail "ima-sign --hash $hash"
 	end=$(date +%s%N)
 	ours=${ours%% *}
@@ -63,17 +57,17 @@ for hash in sha256 sha384 sha512; do
 done
 
 # by the certificate (the one marked subkey is found) and with no --key
-by_cert=$("$helper" ima-sign --key "$fpr" --print "$tmp/file") || fail "--key PRIMARY"
-by_none=$("$helper" ima-sign --print "$tmp/file") || fail "no --key"
+by_cert=$("$pgpk" ima-sign --key "$fpr" --print "$tmp/file") || fail "--key PRIMARY"
+by_none=$("$pgpk" ima-sign --print "$tmp/file") || fail "no --key"
 [ "${by_cert%% *}" = "${by_none%% *}" ] || fail "--key PRIMARY and no --key differ"
 
 # refused: the ordinary signing subkey, a wrong hash, no such key
-if "$helper" ima-sign --key "$signing" --print "$tmp/file" 2>"$tmp/err"; then
+if "$pgpk" ima-sign --key "$signing" --print "$tmp/file" 2>"$tmp/err"; then
 	fail "the unmarked signing subkey signed"
 fi
 grep -q 'does not dedicate it to IMA' "$tmp/err" || { cat "$tmp/err"; fail "refusal reason"; }
-"$helper" ima-sign --hash sha1 --print "$tmp/file" 2>/dev/null && fail "--hash sha1 accepted"
-"$helper" ima-sign --key 0123456789ABCDEF --print "$tmp/file" 2>/dev/null &&
+"$pgpk" ima-sign --hash sha1 --print "$tmp/file" 2>/dev/null && fail "--hash sha1 accepted"
+"$pgpk" ima-sign --key 0123456789ABCDEF --print "$tmp/file" 2>/dev/null &&
 	fail "an unknown key signed"
 
 # --new-key on a certificate whose primary key is not RSA: refused before
@@ -81,14 +75,14 @@ grep -q 'does not dedicate it to IMA' "$tmp/err" || { cat "$tmp/err"; fail "refu
 gpg $q --quick-gen-key 'Ed <ed@example.org>' ed25519 cert never >/dev/null 2>&1 ||
 	fail "ed25519 key"
 ed=$(gpg --with-colons --list-keys ed@example.org | awk -F: '/^fpr/ { print $10; exit }')
-"$helper" ima-sign --new-key "$ed" >/dev/null 2>"$tmp/err" && fail "--new-key on ed25519"
+"$pgpk" ima-sign --new-key "$ed" >/dev/null 2>"$tmp/err" && fail "--new-key on ed25519"
 grep -q 'primary key is not RSA' "$tmp/err" || { cat "$tmp/err"; fail "ed25519 reason"; }
 [ "$(gpg --with-colons --list-keys "$ed" | grep -c '^sub')" = 0 ] ||
 	fail "--new-key added a subkey to the ed25519 certificate"
 
 # security.ima itself, where this file system takes it (root)
 if setfattr -n security.ima -v 0x00 "$tmp/file" 2>/dev/null; then
-	"$helper" ima-sign --key "$ima" "$tmp/file" || fail "setting security.ima"
+	"$pgpk" ima-sign --key "$ima" "$tmp/file" || fail "setting security.ima"
 	val=$(getfattr -e hex -n security.ima "$tmp/file" | sed -n 's/^security.ima=0x//p')
 	[ "$val" = "${by_cert%% *}" ] || fail "security.ima is $val"
 	echo "security.ima set"

@@ -5,8 +5,7 @@
 # the helper chose (issue 19).  And every function of that untrusted-byte
 # group that others call (the static ones are reached through them) is
 # called by a fuzz target in tests/fuzz/.
-set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
 out=$("$root/kernel/count-lines.sh" --check)
 rc=$?
 echo "$out"

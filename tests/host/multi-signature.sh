@@ -2,7 +2,7 @@
 # Documents with several signatures, as apt sees them: every current
 # InRelease file of this machine (apt-get update puts them in
 # /var/lib/apt/lists; Debian signs with two RSA-4096 keys and an Ed25519
-# key), checked by pgpk-helper verify against the archive keyring, against
+# key), checked by pgpk verify against the archive keyring, against
 # a keyring holding only one of the signers, against one holding none,
 # each also on a tampered copy, and with --signatures N.
 #
@@ -20,47 +20,26 @@
 #   - sqv (if installed), on the same document split into its text and
 #     detached signatures: `sqv --signatures N` succeeds for N up to the
 #     number of valid signatures; pgpk's count is that minus the non-RSA
-#     ones, and `pgpk-helper verify --signatures N` must succeed exactly
+#     ones, and `pgpk verify --signatures N` must succeed exactly
 #     up to it.
 #
 # Without apt lists, the frozen copy tests/host/data/InRelease (Debian 12,
 # three signatures) is used, with --now at its date (PGPK_APT_LISTS=DIR
 # reads the lists from DIR instead).
 #
-# usage: tests/host/multi-signature.sh   (PGPK_HELPER=path overrides the
-# binary, default bazel-bin/helper/pgpk-helper)
-set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
-helper=${PGPK_HELPER:-$root/bazel-bin/helper/pgpk-helper}
+# usage: tests/host/multi-signature.sh   (PGPK=path overrides the
+# binary, default bazel-bin/helper/pgpk)
+. "$(dirname "$0")/lib.sh"
 archive=/usr/share/keyrings/debian-archive-keyring.gpg
 
 for tool in gpg gpgv; do
-	if ! command -v $tool >/dev/null; then
-		echo "SKIP: $tool not installed"
-		exit 77
-	fi
+	command -v $tool >/dev/null || skip "$tool not installed"
 done
-if [ ! -f "$archive" ]; then
-	echo "SKIP: $archive not installed (debian-archive-keyring)"
-	exit 77
-fi
-if [ ! -x "$helper" ]; then
-	echo "FAIL: $helper not built (bazel build //helper:pgpk-helper)"
-	exit 1
-fi
-tmp=$(mktemp -d)
-trap 'gpgconf --homedir "$tmp/gnupg" --kill all >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+[ -f "$archive" ] || skip "$archive not installed (debian-archive-keyring)"
+[ -x "$pgpk" ] || die "$pgpk not built (bazel build //helper:pgpk)"
+host_tmp
 mkdir -m 700 "$tmp/gnupg"
 G="gpg --homedir $tmp/gnupg --batch --quiet --no-tty"
-npass=0 nfail=0
-ok() {
-	npass=$((npass + 1))
-	echo "ok   $*"
-}
-fail() {
-	nfail=$((nfail + 1))
-	echo "FAIL $*"
-}
 
 files=""
 for f in "${PGPK_APT_LISTS:-/var/lib/apt/lists}"/*_InRelease; do
@@ -92,18 +71,18 @@ gpgv_verdicts() {
 		END { flush() }'
 }
 
-# pgpk_verdicts ARGS: the same from pgpk-helper verify, then "exit N".
+# pgpk_verdicts ARGS: the same from pgpk verify, then "exit N".
 pgpk_verdicts() {
 	local rc
 	# shellcheck disable=SC2086
-	"$helper" verify $now_opt "$@" >"$tmp/out" 2>&1
+	"$pgpk" verify $now_opt "$@" >"$tmp/out" 2>&1
 	rc=$?
 	awk '/^Good signature from .* \(key [0-9A-F]+\)$/ {
 		f = $NF; sub(/\)$/, "", f); print "good " f; next }
-	/^pgpk-helper verify: signature [0-9]+ \(key [^)]*\): / {
+	/^pgpk verify: BAD signature from / { print "bad"; next }
+	/^pgpk verify: signature [0-9]+ \(key [^)]*\): / {
 		v = "error"
-		if ($0 ~ /BAD signature/) v = "bad"
-		else if ($0 ~ /no key/) v = "no-key"
+		if ($0 ~ /no key/) v = "no-key"
 		else if ($0 ~ /unsupported algorithm/) v = "unsupported"
 		print v }' "$tmp/out"
 	echo "exit $rc"
@@ -198,14 +177,14 @@ for f in $files; do
 		want=2
 		[ "$n" -le "$good" ] && want=0
 		# shellcheck disable=SC2086
-		"$helper" verify $now_opt --signatures "$n" --keyring "$archive" \
+		"$pgpk" verify $now_opt --signatures "$n" --keyring "$archive" \
 			"$f" >/dev/null 2>&1
 		rc=$?
 		[ "$rc" = "$want" ] && ok "$base --signatures $n: exit $rc" ||
 			fail "$base --signatures $n: exit $rc, want $want"
 	done
 	# shellcheck disable=SC2086
-	"$helper" verify $now_opt --signatures 1 --keyring "$archive" \
+	"$pgpk" verify $now_opt --signatures 1 --keyring "$archive" \
 		"$tmp/tampered" >/dev/null 2>&1
 	rc=$?
 	[ "$rc" = 1 ] && ok "$base tampered --signatures 1: exit 1" ||

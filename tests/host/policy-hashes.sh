@@ -1,25 +1,18 @@
 #!/bin/bash
 # --hashes accepts exactly the hashes every check supports (issue 11): a
 # name is accepted by the policy option iff the kernel (the table of
-# pgpk_sig_digest() in kernel/pgpk_sig.c) and `pgpk-helper verify` (pgpk_verify_md() in
-# helper/verify.c) both check signatures made with it, and it is not a
+# pgpk_sig_digest() in kernel/pgpk_sig.c) and `pgpk verify` (pgpk_verify_md()
+# in helper/parser/verify.c) both check signatures made with it, and it is not a
 # broken hash (MD5, SHA-1, RIPEMD-160: the kernel's floor).  SHA-3
 # (Debian's kernels build it as a module) is not checked by pgpk, so
 # sha3-256 and sha3-512 are refused, with the same message by every
-# command that takes the policy (verify, debug; upcall parses the same
-# options, tests/broker/request_test.c).
-set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
-helper=${PGPK_HELPER:-$root/bazel-bin/helper/pgpk-helper}
-if [ ! -x "$helper" ]; then
-	echo "FAIL: $helper not built (bazel build //helper:pgpk-helper)"
-	exit 1
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-npass=0 nfail=0
-ok() { npass=$((npass + 1)); echo "ok   $*"; }
-fail() { nfail=$((nfail + 1)); echo "FAIL $*"; }
+# command that takes the policy (pgpk verify, pgpk-helper debug, after
+# each one's "pgpk COMMAND: "; upcall parses the same options,
+# tests/broker/request_test.c).
+. "$(dirname "$0")/lib.sh"
+[ -x "$pgpk" ] && [ -x "$helper" ] ||
+	die "not built (bazel build //helper:pgpk //helper:pgpk-helper)"
+host_tmp
 
 # The hash IDs (RFC 9580 9.5) a switch statement of FILE's FUNCTION maps.
 case_ids() {
@@ -34,7 +27,7 @@ table_ids() {
 		sort -n | tr '\n' ' '
 }
 kernel=$(table_ids kernel/pgpk_sig.c 'struct pgpk_sig_info \*pgpk_sig_digest(')
-verify=$(case_ids helper/verify.c 'static bool pgpk_verify_md(')
+verify=$(case_ids helper/parser/verify.c 'static bool pgpk_verify_md(')
 [ -n "$kernel" ] && [ -n "$verify" ] ||
 	{ echo "FAIL: cannot read the hash tables"; exit 1; }
 echo "kernel checks: $kernel; verify checks: $verify"
@@ -50,7 +43,7 @@ for pair in md5:1 sha1:2 ripemd160:3 sha256:8 sha384:9 sha512:10 \
 			[ "$id" -gt 3 ] && want=accepted ;;
 		esac ;;
 	esac
-	"$helper" verify --hashes="$name" --keyring "$tmp/none" \
+	"$pgpk" verify --hashes="$name" --keyring "$tmp/none" \
 		"$tmp/data" >"$tmp/verify" 2>&1
 	"$helper" debug --hashes="$name" sig "$tmp/data" >"$tmp/debug" 2>&1
 	v=accepted d=accepted
@@ -63,8 +56,8 @@ for pair in md5:1 sha1:2 ripemd160:3 sha256:8 sha384:9 sha512:10 \
 		sed 's/^/  /' "$tmp/verify" "$tmp/debug" | head -6
 	fi
 	if [ "$want" = refused ] &&
-		! cmp -s <(grep -- "--hashes: " "$tmp/verify") \
-			<(grep -- "--hashes: " "$tmp/debug"); then
+		! cmp -s <(grep -- "--hashes: " "$tmp/verify" | sed 's/^[^:]*: //') \
+			<(grep -- "--hashes: " "$tmp/debug" | sed 's/^[^:]*: //'); then
 		fail "--hashes=$name: verify and debug say different things"
 	fi
 done

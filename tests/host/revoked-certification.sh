@@ -6,20 +6,16 @@
 # keyring restricted to the anchor will not accept.  A revocation in the
 # anchor's name that does not verify withdraws nothing (else anyone could
 # hide the genuine certification by appending one).
-set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
-helper=$root/bazel-bin/helper/pgpk-helper
-[ -x "$helper" ] || (cd "$root" && bazel build //helper:pgpk-helper) \
-	>/dev/null 2>&1 || { echo "FAIL: pgpk-helper does not build"; exit 1; }
-GNUPGHOME=$(mktemp -d)
-export GNUPGHOME
-trap 'rm -rf "$GNUPGHOME"' EXIT
+. "$(dirname "$0")/lib.sh"
+host_build
+host_tmp
+host_gnupg
 gpg_() { gpg --batch --pinentry-mode loopback --passphrase '' -q "$@"; }
 fpr() { gpg --with-colons --list-keys "$1" | awk -F: '/^fpr/ { print $10; exit }'; }
 # issuer BLOB: the issuer of the certification chosen with Carl an anchor
 issuer() {
-	"$helper" key --anchors "$GNUPGHOME/anchors" "$1" |
-		"$helper" dump --json - | python3 -c '
+	"$pgpk" key --anchors "$GNUPGHOME/anchors" "$1" |
+		"$pgpk" dump --json - | python3 -c '
 import json, sys
 k = json.load(sys.stdin)["key"]
 print(k["certification"].get("issuer_fingerprint", "?"))'

@@ -1,7 +1,9 @@
 #!/bin/bash
 # The system calls the parser child really makes under the real seccomp
 # filter, traced with strace -f through `pgpk-helper debug` (fork,
-# sandbox, parse, answer): every key and signature of the test data, the
+# sandbox, parse, answer), and through each of pgpk's parsing commands
+# (list, key, sig, convert, dump, verify, import): every key and
+# signature of the test data, the
 # flood and adversarial inputs of tests/lib/pgpk_flood.py, garbage; the
 # trust anchors parsed in the child (every armored input, which the
 # upcall refuses, is an anchor of a certified key there, and Carol
@@ -10,26 +12,25 @@
 # policy/seccomp-allowlist.txt, or makes a futex call at all: the child
 # has one thread, so a futex call is glibc's pthread_once waking its
 # waiters, i.e. OpenSSL initialising something behind the filter, which
-# the warm-up must have done before (sandbox/pgpk_preload.c).  Keys of
+# the warm-up must have done before (sandbox/pgpk_preload.c).  pgpk's
+# children start their validation threads before the filter and warm
+# nothing up (lazy_crypto): futex is theirs, and every thread's calls
+# after the filter count.  Each pgpk command must have parsed there: its
+# child loaded the filter, then wrote its answer frames.  Keys of
 # every algorithm the parser verifies are made with gpg for it (ECDSA on
 # P-384, P-521, brainpool and secp256k1 takes OpenSSL's generic EC code,
 # which draws random numbers even to verify; DSA).  Prints how often each
 # call was made and which allowed calls were never made, the evidence
 # behind the audit table of sandbox/README.md.  SKIP without strace or
 # ptrace.
-set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
 cd "$root" || exit 1
-helper=${PGPK_HELPER:-bazel-bin/helper/pgpk-helper}
 flood="python3 tests/lib/pgpk_flood.py"
-command -v strace >/dev/null || { echo "SKIP: strace not installed"; exit 77; }
-command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
-strace -qq -o /dev/null true 2>/dev/null ||
-	{ echo "SKIP: ptrace not permitted here"; exit 77; }
-[ -x "$helper" ] || bazel build //helper:pgpk-helper >/dev/null 2>&1 ||
-	{ echo "FAIL: pgpk-helper does not build"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+command -v strace >/dev/null || skip "strace not installed"
+command -v python3 >/dev/null || skip "no python3"
+strace -qq -o /dev/null true 2>/dev/null || skip "ptrace not permitted here"
+host_build
+host_tmp
 
 allowed=$(awk '!/^#/ && NF { print $1 }' policy/seccomp-allowlist.txt)
 key=tests/openpgp/data/alice.gpg
@@ -70,6 +71,11 @@ mkdir "$tmp/carol" "$tmp/anchor"
 cp tests/openpgp/data/carol.gpg "$tmp/carol/"
 fail=0 runs=0
 : >"$tmp/calls"
+# filter_child: the pid in $tmp/trace that loaded the seccomp filter
+filter_child() {
+	awk '/seccomp\(SECCOMP_SET_MODE_FILTER, [A-Z_0-9]*, \{len/ {
+		print $1; exit }' "$tmp/trace"
+}
 for f in $inputs carol; do
 	for kind in key sig; do
 		set -- debug --max-input=8388608 "$kind" "$f"
@@ -90,8 +96,7 @@ for f in $inputs carol; do
 		# The child: the process that loaded the filter; its calls
 		# after that (strace writes "<... x resumed>" for the second
 		# half of an interrupted call: counted once).
-		child=$(awk '/seccomp\(SECCOMP_SET_MODE_FILTER, 0, \{len/ {
-			print $1; exit }' "$tmp/trace")
+		child=$(filter_child)
 		if [ -z "$child" ]; then
 			echo "FAIL: $kind $f: no child loaded the filter"
 			fail=1
@@ -99,7 +104,7 @@ for f in $inputs carol; do
 		fi
 		awk -v c="$child" '$1 == c && p && $2 !~ /^(<|\+\+\+|---)/ {
 			sub(/\(.*/, "", $2); print $2 }
-			$1 == c && /SECCOMP_SET_MODE_FILTER, 0, \{len/ { p = 1 }' \
+			$1 == c && /SECCOMP_SET_MODE_FILTER, [A-Z_0-9]*, \{len/ { p = 1 }' \
 			"$tmp/trace" >>"$tmp/calls"
 		if grep -q "^$child +++ killed by SIGSYS" "$tmp/trace" ||
 			grep -q "ECHILD" "$tmp/err"; then
@@ -107,13 +112,74 @@ for f in $inputs carol; do
 			fail=1
 		fi
 		if awk -v c="$child" '$1 == c && p && $2 ~ /^futex\(/ { n++ }
-			$1 == c && /SECCOMP_SET_MODE_FILTER, 0, \{len/ { p = 1 }
+			$1 == c && /SECCOMP_SET_MODE_FILTER, [A-Z_0-9]*, \{len/ { p = 1 }
 			END { exit !n }' "$tmp/trace"; then
 			echo "FAIL: $kind $f: futex in the child (a pthread_once behind the filter)"
 			fail=1
 		fi
 	done
 done
+# pgpk_traced LABEL CMD...: pgpk's command under strace -f; its child
+# (the process that loaded the filter, and the threads it started before)
+# keeps to the allowlist, and wrote its answer after the filter.
+pgpk_traced() {
+	local label=$1 child tasks
+	shift
+	strace -f -qq -o "$tmp/trace" "$pgpk" "$@" >/dev/null 2>"$tmp/err"
+	runs=$((runs + 1))
+	child=$(filter_child)
+	if [ -z "$child" ]; then
+		echo "FAIL: pgpk $label: no child loaded the filter"
+		fail=1
+		return
+	fi
+	tasks=" $child $(awk -v c="$child" '$1 == c && /^[0-9]+ +clone3?\(/ {
+		print $NF }' "$tmp/trace" | tr '\n' ' ')"
+	awk -v t="$tasks" 'index(t, " " $1 " ") && p &&
+		$2 !~ /^(<|\+\+\+|---)/ { sub(/\(.*/, "", $2); print $2 }
+		/SECCOMP_SET_MODE_FILTER, [A-Z_0-9]*, \{len/ { p = 1 }' \
+		"$tmp/trace" >"$tmp/pcalls"
+	cat "$tmp/pcalls" >>"$tmp/calls"
+	if grep -q "^[0-9]* +++ killed by SIGSYS" "$tmp/trace" ||
+		grep -q "sandboxed parser" "$tmp/err"; then
+		echo "FAIL: pgpk $label: $(tail -1 "$tmp/err")"
+		fail=1
+	elif ! awk -v c="$child" '$1 == c && p && /^[0-9]+ +write\(1, / { n++ }
+		/SECCOMP_SET_MODE_FILTER, [A-Z_0-9]*, \{len/ { p = 1 }
+		END { exit !n }' "$tmp/trace"; then
+		echo "FAIL: pgpk $label: its child answered nothing after the filter"
+		fail=1
+	else
+		echo "ok   pgpk $label: parsed under the filter by $child" \
+			"($(echo $tasks | wc -w) tasks, $(wc -l <"$tmp/pcalls") calls)"
+	fi
+}
+d=tests/verify/testdata
+"$pgpk" key "$d/good.pgp" >"$tmp/key.blob"
+"$pgpk" sig --data "$d/msg.txt" "$d/msg.sig" >"$tmp/sig.blob"
+pgpk_traced "list (debian-archive-keyring)" list \
+	/usr/share/keyrings/debian-archive-keyring.gpg
+pgpk_traced "list --json" list --json tests/openpgp/data/alice.gpg
+pgpk_traced key key "$d/good.pgp"
+pgpk_traced "key --anchors" key --anchors "$tmp/carol" "$certified"
+pgpk_traced sig sig --data "$d/msg.txt" "$d/msg.sig"
+pgpk_traced convert convert "$d/msg.inline"
+pgpk_traced "dump (key)" dump "$tmp/key.blob"
+pgpk_traced "dump (sig)" dump --json "$tmp/sig.blob"
+pgpk_traced verify verify --keyring "$d/good.pgp" "$d/msg.sig" "$d/msg.txt"
+pgpk_traced "verify (canonical)" verify --keyring "$d/good.pgp" \
+	"$tmp/sig.blob"
+pgpk_traced "verify (InRelease)" verify \
+	--keyring /usr/share/keyrings/debian-archive-keyring.gpg \
+	tests/host/data/InRelease
+for f in $tmp/*.pgp; do
+	pgpk_traced "list $(basename "$f")" list "$f"
+done
+if command -v keyctl >/dev/null && keyctl show @s >/dev/null 2>&1; then
+	pgpk_traced "import (the split)" import --keyring @t \
+		tests/openpgp/data/alice.asc
+fi
+
 echo "$runs sandboxed runs; system calls after the filter, all runs:"
 sort "$tmp/calls" | uniq -c | sort -rn
 for c in $(sort -u "$tmp/calls"); do

@@ -4,8 +4,7 @@
 # (tests/vm/kernels.sh); any sparse or compiler warning or error fails.
 # Builds in a copy of kernel/ so it neither races with nor is fooled by
 # objects left in the tree.
-set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
 # shellcheck source=tests/vm/kernels.sh
 . "$root/tests/vm/kernels.sh"
 

@@ -6,8 +6,7 @@
 # (which the checker must see at the top level), and nearly all different
 # from their input (pgpk-sysfuzz -M; no kernel needed).  Also: the fuzzer
 # builds as the VM builds it (static, -Werror).
-set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
 src=$root/tests/fuzz/syscall
 work=$(mktemp -d "${TMPDIR:-/tmp}/pgpk-sysfuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT

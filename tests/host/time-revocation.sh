@@ -4,7 +4,7 @@
 # primary signs / subkey signs with the primary revoked / subkey signs and
 # is revoked; every revocation reason; signatures before the key, before
 # the subkey's binding, between binding and revocation, after revocation,
-# after re-legitimization.  `pgpk-helper verify` must give each row's
+# after re-legitimization.  `pgpk verify` must give each row's
 # expected verdict under the default policy and under --allow-revoked,
 # naming the rule.  sqv's verdict is printed beside it; sqv judges a
 # certificate at the signature's time, as --allow-revoked does, and its
@@ -13,26 +13,22 @@
 # and 3; Sequoia: soft) and signatures made after a soft revocation that a
 # newer self-signature followed (pgpk, as GnuPG: revoked is revoked;
 # Sequoia: the self-signature re-legitimizes the key).
-set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
 cd "$root" || exit 1
-helper=$root/bazel-bin/helper/pgpk-helper
-[ -x "$helper" ] || bazel build //helper:pgpk-helper >/dev/null 2>&1 ||
-	{ echo "FAIL: pgpk-helper does not build"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-python3 tests/timerev/make-matrix.py "$tmp" || { echo "FAIL: generator"; exit 1; }
+host_build
+host_tmp
+python3 tests/timerev/make-matrix.py "$tmp" || die "generator"
 sqv=$(command -v sqv || true)
 
 nfail=0 nrows=0 nsqv=0 ndesign=0
-# verdict ARGS...: "good", or the refusal line of pgpk-helper verify
+# verdict ARGS...: "good", or the refusal line of pgpk verify
 verdict() {
 	local out
-	if out=$("$helper" verify "$@" 2>&1); then
+	if out=$("$pgpk" verify "$@" 2>&1); then
 		echo good
 	else
 		# the signature's line, not the count after it
-		echo "$out" | grep -v '^pgpk-helper verify: [0-9]* good, ' |
+		echo "$out" | grep -v '^pgpk verify: [0-9]* good, ' |
 			tail -n 1
 	fi
 }

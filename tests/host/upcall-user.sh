@@ -20,13 +20,11 @@
 #     "key:<...>:<select>", "sig:<...>"): EBADMSG;
 #   - a bad command line in the configuration: EKEYREJECTED.
 # Exit 0 pass, 77 skip, anything else fail.
-set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
-helper=$(readlink -f "$root/bazel-bin/helper/pgpk-helper" 2>/dev/null)
+. "$(dirname "$0")/lib.sh"
+helper=$(readlink -f "$helper" 2>/dev/null)
 data=$root/tests/broker/testdata
 conf=/etc/request-key.d/pgpk-hosttest-$$.conf
 
-skip() { echo "SKIP: $*"; exit 77; }
 [ -x "$helper" ] || skip "pgpk-helper not built (bazel build //helper:pgpk-helper)"
 [ "$(id -u)" -eq 0 ] || skip "needs root to add a request-key.d entry"
 [ -x /sbin/request-key ] || skip "no /sbin/request-key (keyutils)"
@@ -34,7 +32,8 @@ command -v keyctl >/dev/null || skip "no keyctl (keyutils)"
 [ -d /etc/request-key.d ] || skip "no /etc/request-key.d"
 keyctl show @s >/dev/null 2>&1 || skip "keyring syscalls not permitted"
 
-trap 'rm -f "$conf"' EXIT
+host_cleanup() { rm -f "$conf"; }
+trap host_exit EXIT
 for d in 'key:*' 'sig:*'; do
 	printf 'create user %s * %s upcall --key-type=user --kmsg %%k\n' \
 		"$d" "$helper" >>"$conf"

@@ -1,19 +1,14 @@
 #!/bin/bash
-# One validity rule (issue 11): list, key, debug (the upcall's pipeline),
-# import and verify judge every key alike (tests/validity/agree.py), over
+# One validity rule (issue 11): pgpk list, key, import and verify and
+# pgpk-helper debug (the upcall's pipeline) judge every key alike (tests/validity/agree.py), over
 # the test keyrings, the time/revocation matrix's certificates, Debian's
 # archive keyrings and a sample of debian-keyring.gpg (every certificate
 # with a key that is unusable or cannot sign, one in 40 of the others).
-set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
 cd "$root" || exit 1
-helper=$root/bazel-bin/helper/pgpk-helper
-[ -x "$helper" ] || bazel build //helper:pgpk-helper >/dev/null 2>&1 ||
-	{ echo "FAIL: pgpk-helper does not build"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-python3 tests/timerev/make-matrix.py "$tmp" >/dev/null ||
-	{ echo "FAIL: generator"; exit 1; }
+host_build
+host_tmp
+python3 tests/timerev/make-matrix.py "$tmp" >/dev/null || die "generator"
 rings=(tests/openpgp/data/*.gpg tests/verify/testdata/*.pgp "$tmp"/*.pgp)
 for r in debian-archive-keyring debian-archive-removed-keys debian-keyring; do
 	f=/usr/share/keyrings/$r.gpg
@@ -23,5 +18,5 @@ for r in debian-archive-keyring debian-archive-removed-keys debian-keyring; do
 		echo "note: $f missing (apt install debian-keyring debian-archive-keyring)"
 	fi
 done
-python3 tests/validity/agree.py "$helper" 40 "${rings[@]}" || exit 1
+python3 tests/validity/agree.py "$pgpk" "$helper" 40 "${rings[@]}" || exit 1
 echo "PASS: every command judges every key alike"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# pgpk-helper verify gives the same verdict as gpgv, signature by signature,
+# pgpk verify gives the same verdict as gpgv, signature by signature,
 # on real signatures: detached signatures made by gpg here (binary, armored,
 # text mode, by a signing subkey, SHA-256/384/512, expired key, revoked
 # key, unknown key, tampered data, tampered signature value), inline signed
@@ -9,7 +9,7 @@
 #
 # Verdicts: gpgv --status-fd: GOODSIG -> good, BADSIG -> bad, EXPKEYSIG ->
 # expired-key, REVKEYSIG -> revoked-key, ERRSIG+NO_PUBKEY -> no-key.
-# pgpk-helper: exit status and stdout/stderr line per signature ("Good
+# pgpk: exit status and stdout/stderr line per signature ("Good
 # signature from ... (key FPR)" / "signature N: <reason>").  For good
 # signatures the signing key fingerprint must agree too.
 #
@@ -21,33 +21,18 @@
 # EdDSA release key); and the text-mode canonicalisation cases listed
 # with known_text below.
 #
-# usage: tests/host/verify-vs-gpgv.sh   (PGPK_HELPER=path overrides the
-# binary, default bazel-bin/helper/pgpk-helper)
-set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
-helper=${PGPK_HELPER:-$root/bazel-bin/helper/pgpk-helper}
+# usage: tests/host/verify-vs-gpgv.sh   (PGPK=path overrides the
+# binary, default bazel-bin/helper/pgpk)
+. "$(dirname "$0")/lib.sh"
 
 for tool in gpg gpgv; do
-	if ! command -v $tool >/dev/null; then
-		echo "SKIP: $tool not installed"
-		exit 77
-	fi
+	command -v $tool >/dev/null || skip "$tool not installed"
 done
-if [ ! -x "$helper" ]; then
-	echo "FAIL: $helper not built (bazel build //helper:pgpk-helper)"
-	exit 1
-fi
+[ -x "$pgpk" ] || die "$pgpk not built (bazel build //helper:pgpk)"
 
-tmp=$(mktemp -d)
-trap 'gpgconf --homedir "$tmp/gnupg" --kill all >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-export GNUPGHOME=$tmp/gnupg
-mkdir -m 700 "$GNUPGHOME"
+host_tmp
+host_gnupg
 G="gpg --batch --quiet --no-tty --pinentry-mode loopback --passphrase="
-
-die() {
-	echo "FAIL: $*"
-	exit 1
-}
 
 # --- keys (RSA 2048 for speed) ---
 genkey() {
@@ -224,19 +209,19 @@ gpgv_verdicts() {
 		$2 == "VALIDSIG" { fpr = $3; pk = $9; h = $10 }
 		END { flush() }'
 }
-# pgpk_verdicts ARGS -> the same from pgpk-helper verify, then "exit N".
-# The helper prints one line per signature, in order (stdout is flushed
+# pgpk_verdicts ARGS -> the same from pgpk verify, then "exit N".
+# pgpk prints one line per signature, in order (stdout is flushed
 # after each good one, so 2>&1 keeps the order).
 pgpk_verdicts() {
 	local rc
-	"$helper" verify "$@" >"$tmp/out" 2>&1
+	"$pgpk" verify "$@" >"$tmp/out" 2>&1
 	rc=$?
 	awk '/^Good signature from .* \(key [0-9A-F]+\)$/ {
 		f = $NF; sub(/\)$/, "", f); print "good " f; next }
-	/^pgpk-helper verify: signature [0-9]+ \(key [^)]*\): / {
+	/^pgpk verify: BAD signature from / { print "bad"; next }
+	/^pgpk verify: signature [0-9]+ \(key [^)]*\): / {
 		v = "error"
-		if ($0 ~ /BAD signature/) v = "bad"
-		else if ($0 ~ /expired key/) v = "expired-key"
+		if ($0 ~ /expired key/) v = "expired-key"
 		else if ($0 ~ /revoked key|key revoked/) v = "revoked-key"
 		else if ($0 ~ /no key/) v = "no-key"
 		else if ($0 ~ /weak hash/) v = "weak-hash"
@@ -247,7 +232,6 @@ pgpk_verdicts() {
 	echo "exit $rc"
 }
 
-npass=0 nfail=0
 # check NAME KEYRING SIG [DATA]
 check() {
 	local name=$1 ring=$2 g p want_exit=0

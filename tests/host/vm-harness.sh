@@ -16,8 +16,7 @@
 # UBSAN, lockdep, sleep in atomic, refcount_t, debugobjects in
 # vm-6.1-debug/kernel-log, a leak in vm-6.1-debug/kmemleak) while a run
 # without them passes both (two boots, about two minutes).
-set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/pgpk-harness.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cases=$work/cases

@@ -1,6 +1,6 @@
 """An unprotected OpenPGP RSA secret key or subkey as PEM (PKCS#8).
 
-For tests only: compares pgpk-helper ima-sign (gpg-agent signs) with
+For tests only: compares pgpk ima-sign (gpg-agent signs) with
 evmctl (signs with the same key, exported).  `gpg --export-secret-subkeys`
 of a key without a passphrase writes secret key packets (tag 5 or 7) whose
 secret MPIs are in the clear (RFC 9580 5.5.3, S2K usage 0).

@@ -1,20 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Benchmark (not a test): `pgpk-helper list` against
+# Benchmark (not a test): `pgpk list` against
 # `gpg --show-keys --with-colons` on the same keyring in the same run.
 # Prints keys/s, MB/s, the speed ratio, peak RSS and how many
 # signatures pgpk verified (GnuPG checks the same self-signatures).
 #
 #   tests/openpgp/bench-list.sh [KEYRING] [RUNS]
 #
-# Uses bazel-bin/helper/pgpk-helper (build it with -c opt for real
-# numbers: bazel build -c opt //helper:pgpk-helper).
+# Uses bazel-bin/helper/pgpk (the default build is optimized: bazel
+# build //helper:pgpk).
 set -eu
 KEYRING=${1:-/usr/share/keyrings/debian-keyring.gpg}
 RUNS=${2:-3}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-HELPER=${PGPK_HELPER:-$ROOT/bazel-bin/helper/pgpk-helper}
-[ -x "$HELPER" ] || { echo "build //helper:pgpk-helper first" >&2; exit 2; }
+PGPK=${PGPK:-$ROOT/bazel-bin/helper/pgpk}
+[ -x "$PGPK" ] || { echo "build //helper:pgpk first" >&2; exit 2; }
 [ -r "$KEYRING" ] || { echo "no $KEYRING" >&2; exit 2; }
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -36,9 +36,9 @@ best() {
 	echo "$b"
 }
 
-P=$(best "$HELPER" list "$KEYRING")
+P=$(best "$PGPK" list "$KEYRING")
 VERIFIED=$(sed -n 's/.* \([0-9]*\) signatures verified/\1/p' "$TMP/err")
-"$HELPER" list --json "$KEYRING" >"$TMP/pgpk.json"
+"$PGPK" list --json "$KEYRING" >"$TMP/pgpk.json"
 KEYS=$(wc -l <"$TMP/pgpk.json")
 G=$(best gpg --batch --show-keys --with-colons "$KEYRING")
 GKEYS=$(grep -c '^\(pub\|sub\):' "$TMP/out" || true)
@@ -51,7 +51,7 @@ awk -v pt="${P% *}" -v prss="${P#* }" -v gt="${G% *}" -v grss="${G#* }" \
 	if (pt <= 0) pt = 0.001
 	if (gt <= 0) gt = 0.001
 	printf "keyring: %s (%.1f MB)\n", ring, mb
-	printf "pgpk-helper list: %.3f s, %d keys, %.0f keys/s, %.1f MB/s, peak RSS %.1f MB (%.2fx input), %d signatures verified\n",
+	printf "pgpk list: %.3f s, %d keys, %.0f keys/s, %.1f MB/s, peak RSS %.1f MB (%.2fx input), %d signatures verified\n",
 	       pt, keys, keys / pt, mb / pt, prss / 1024, prss * 1024 / size, ver
 	printf "gpg --show-keys:  %.3f s, %d keys, %.0f keys/s, %.1f MB/s, peak RSS %.1f MB\n",
 	       gt, gkeys, gkeys / gt, mb / gt, grss / 1024

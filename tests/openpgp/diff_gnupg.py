@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Compare `gpg --show-keys --with-colons` with `pgpk-helper list --json`.
+"""Compare `gpg --show-keys --with-colons` with `pgpk list --json`.
 
 For every primary key and subkey (matched by fingerprint) these must agree:
 fingerprint, key ID, algorithm, bits, creation, expiry, revocation, user

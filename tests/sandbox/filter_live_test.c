@@ -8,7 +8,10 @@
  *     arguments.
  * Then the state of a sandboxed child is read from /proc while it waits
  * on its input (uid, capabilities, no_new_privs, seccomp mode, fds), and
- * OpenSSL digests and RSA verification must still work inside the filter.
+ * OpenSSL digests and RSA verification must still work inside the filter,
+ * warmed up before it or (lazy_crypto, pgpk's user commands) not; and
+ * threads started before the filter (pgpk_sandbox_enter_with()) are
+ * under it too.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -25,6 +28,9 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <pthread.h>
+
+#include <openssl/crypto.h>
 
 #include "sandbox/pgpk_sandbox.h"
 
@@ -375,6 +381,177 @@ static void pgpk_orphan(const struct pgpk_sandbox *sb)
 	prctl(PR_SET_CHILD_SUBREAPER, 0);
 }
 
+/*
+ * pgpk's user commands: no warm-up (lazy_crypto), OpenSSL initialised
+ * behind the filter on first use.  In a process of its own, forked
+ * before anything here touched OpenSSL beyond what pgpk's main does.
+ */
+static void pgpk_lazy(void)
+{
+	struct pgpk_sandbox_conf conf = { .lazy_crypto = true };
+	struct pgpk_sandbox sb;
+	char msg[256];
+	int st = 0;
+	pid_t pid;
+
+	pid = fork();
+	if (pid == 0) {
+		if (!OPENSSL_init_crypto(PGPK_OPENSSL_INIT, NULL) ||
+		    pgpk_sandbox_prepare(&sb, &conf, msg, sizeof(msg)))
+			_exit(3);
+		st = pgpk_run_sandboxed(&sb, pgpk_crypto_fn, NULL, NULL);
+		_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 4);
+	}
+	waitpid(pid, &st, 0);
+	EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	       "without the warm-up too (lazy_crypto: OpenSSL initialised behind the filter)");
+}
+
+/*
+ * Threads started before the filter: they wait here, then verify, then
+ * wait again, for good: a thread that ends calls rt_sigprocmask() (glibc
+ * blocks signals around its exit), which the filter kills, so the parser's
+ * workers never end: the child's _exit() ends them (openpgp/workers.c).
+ */
+struct pgpk_threads {
+	pthread_t t[2];
+	pthread_mutex_t m;
+	pthread_cond_t go;
+	bool started;
+	int ready;
+	int done;
+	int failed;
+};
+
+static void *pgpk_thread_fn(void *arg)
+{
+	struct pgpk_threads *th = arg;
+	int bad;
+
+	pthread_mutex_lock(&th->m);
+	th->ready++;
+	pthread_cond_broadcast(&th->go);
+	while (!th->started)
+		pthread_cond_wait(&th->go, &th->m);
+	pthread_mutex_unlock(&th->m);
+	bad = pgpk_sandbox_crypto_check();
+	pthread_mutex_lock(&th->m);
+	th->failed += bad != 0;
+	th->done++;
+	pthread_cond_broadcast(&th->go);
+	for (;;)
+		pthread_cond_wait(&th->go, &th->m);
+	return NULL;
+}
+
+static int pgpk_threads_start(void *arg)
+{
+	struct pgpk_threads *th = arg;
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (pthread_create(&th->t[i], NULL, pgpk_thread_fn, th))
+			return -1;
+	/* Only once they run their own code: glibc's start of a thread
+	 * makes system calls (rseq, set_robust_list, rt_sigprocmask) that
+	 * the filter would kill. */
+	pthread_mutex_lock(&th->m);
+	while (th->ready < 2)
+		pthread_cond_wait(&th->go, &th->m);
+	pthread_mutex_unlock(&th->m);
+	return 0;
+}
+
+/* Count /proc/PID/task/ * whose status has all of @want's lines. */
+static int pgpk_tasks_with(pid_t pid, const char *const *want, size_t nwant,
+			   int *ntasks)
+{
+	char path[96], status[8192];
+	struct dirent *d;
+	int good = 0, fd;
+	size_t i;
+	ssize_t n;
+	DIR *dir;
+
+	*ntasks = 0;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	while (dir && (d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		++*ntasks;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.20s/status",
+			 (int)pid, d->d_name);
+		fd = open(path, O_RDONLY);
+		n = fd < 0 ? -1 : read(fd, status, sizeof(status) - 1);
+		if (fd >= 0)
+			close(fd);
+		status[n > 0 ? n : 0] = '\0';
+		for (i = 0; i < nwant && pgpk_status_has(status, want[i]); i++)
+			;
+		good += i == nwant;
+	}
+	if (dir)
+		closedir(dir);
+	return good;
+}
+
+static void pgpk_threads(const struct pgpk_sandbox *sb)
+{
+	static const char *const want[] = {
+		"\nSeccomp:\t2",
+		"\nNoNewPrivs:\t1",
+		"\nCapEff:\t0000000000000000",
+		"\nCapPrm:\t0000000000000000",
+	};
+	struct pgpk_threads th = { .m = PTHREAD_MUTEX_INITIALIZER,
+				   .go = PTHREAD_COND_INITIALIZER };
+	int in[2], out[2], st = 0, ntasks = 0, good = 0, i;
+	char c;
+	pid_t pid;
+
+	if (pipe(in) || pipe(out)) {
+		pgpk_failures++;
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		if (pgpk_sandbox_enter_with(sb, in[0], out[1],
+					    pgpk_threads_start,
+					    &th) != PGPK_SANDBOX_OK)
+			_exit(120);
+		if (read(PGPK_SANDBOX_IN_FD, &c, 1) != 1)
+			_exit(121);
+		pthread_mutex_lock(&th.m);
+		th.started = true;
+		pthread_cond_broadcast(&th.go);
+		while (th.done < 2)
+			pthread_cond_wait(&th.go, &th.m);
+		_exit(th.failed ? 122 : 0);
+	}
+	close(in[0]);
+	close(out[1]);
+	pgpk_wait_sandboxed(pid);
+	for (i = 0; i < 10000 && (good < 3 || ntasks != 3); i++) {
+		good = pgpk_tasks_with(pid, want, sizeof(want) / sizeof(*want),
+				       &ntasks);
+		if (good < 3)
+			usleep(1000);
+	}
+	EXPECT(ntasks == 3 && good == 3,
+	       "threads started before the filter: all 3 tasks filtered, no_new_privs, no capabilities");
+	if (ntasks != 3 || good != 3)
+		printf("     (%d tasks, %d of them so)\n", ntasks, good);
+	signal(SIGPIPE, SIG_IGN); /* a child that died early */
+	if (write(in[1], "go", 1) != 1)
+		pgpk_failures++;
+	close(in[1]);
+	waitpid(pid, &st, 0);
+	close(out[0]);
+	EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	       "and they verify signatures under it");
+}
+
 /* Fail closed: an unknown or root sandbox user refuses to prepare. */
 static void pgpk_prepare_refusals(void)
 {
@@ -402,6 +579,7 @@ int main(void)
 	int st;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	pgpk_lazy();
 	if (pgpk_sandbox_prepare(&sb, NULL, msg, sizeof(msg))) {
 		printf("FAIL prepare: %s\n", msg);
 		return 1;
@@ -415,6 +593,7 @@ int main(void)
 	       "malloc/realloc/free inside the filter, 1 GiB refused");
 	pgpk_inspect(&sb);
 	pgpk_orphan(&sb);
+	pgpk_threads(&sb);
 	pgpk_prepare_refusals();
 	pgpk_sandbox_release(&sb);
 	printf("%s: %d failure(s)\n", pgpk_failures ? "FAIL" : "PASS",

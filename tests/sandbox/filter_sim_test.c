@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The seccomp filter, simulated: take the BPF program libseccomp builds
- * from the allowlist (exactly what the sandboxed child loads), run it in a small classic-BPF interpreter over a
+ * The seccomp filter, simulated: take the BPF program built into pgpk
+ * (exactly what the sandboxed child loads; first compared with what
+ * libseccomp compiles from the allowlist now), run it in a small
+ * classic-BPF interpreter over a
  * table of (arch, syscall, arguments) -> expected action.  No process is
  * harmed; the live probes are in filter_live_test.c.
  */
@@ -19,6 +21,7 @@
 #include <seccomp.h>
 
 #include "sandbox/pgpk_sandbox.h"
+#include "sandbox/pgpk_seccomp_compile.h"
 
 #define ALLOW SECCOMP_RET_ALLOW
 #define KILL SECCOMP_RET_KILL_PROCESS
@@ -224,19 +227,46 @@ static int pgpk_bpf_run(const struct sock_filter *prog, size_t len,
 	return -ELOOP;
 }
 
-int main(void)
+/*
+ * The program built into pgpk (pgpk_seccomp_prebuilt()) is the one
+ * libseccomp compiles from the table now, octet for octet, for a
+ * release and for a sanitizer build: the generated header cannot drift
+ * from the allowlist.
+ */
+static int pgpk_prebuilt_check(bool sanitized, const struct sock_filter *built,
+			       unsigned short built_len)
 {
 	struct sock_filter *prog;
-	unsigned short prog_len;
+	unsigned short len;
 	char msg[256];
+	int same;
+
+	if (pgpk_seccomp_bpf(sanitized, &prog, &len, msg, sizeof(msg))) {
+		printf("FAIL build: %s\n", msg);
+		return 1;
+	}
+	same = len == built_len && !memcmp(prog, built, len * sizeof(*prog));
+	printf("%s the built-in program (%u instructions) is libseccomp's "
+	       "compile of the table (%u)\n",
+	       same ? "ok  " : "FAIL", built_len, len);
+	free(prog);
+	return !same;
+}
+
+int main(void)
+{
+	const struct sock_filter *prog;
+	unsigned short prog_len;
 	int failures = 0;
 	size_t i, len;
 
 	/* The very program pgpk_sandbox_prepare() hands to the children. */
-	if (pgpk_seccomp_bpf(&prog, &prog_len, msg, sizeof(msg))) {
-		printf("FAIL build: %s\n", msg);
-		return 1;
-	}
+	pgpk_seccomp_prebuilt(&prog, &prog_len);
+#if defined(__SANITIZE_ADDRESS__)
+	failures += pgpk_prebuilt_check(true, prog, prog_len);
+#else
+	failures += pgpk_prebuilt_check(false, prog, prog_len);
+#endif
 	len = prog_len;
 	printf("filter: %zu BPF instructions\n", len);
 	for (i = 0; i < sizeof(pgpk_sim_cases) / sizeof(pgpk_sim_cases[0]);
@@ -283,7 +313,6 @@ int main(void)
 			}
 		}
 	}
-	free(prog);
 	printf("%s: %d failure(s)\n", failures ? "FAIL" : "PASS", failures);
 	return failures ? 1 : 0;
 }

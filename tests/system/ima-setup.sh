@@ -1,7 +1,7 @@
 #!/bin/bash
 # Runs inside the system tests/system/run.sh builds (chroot), as its
 # administrator following README's "IMA appraisal with your OpenPGP key":
-# a certificate with an IMA subkey (pgpk-helper ima-sign --new-key),
+# a certificate with an IMA subkey (pgpk ima-sign --new-key),
 # files signed with it (ima-sign), the canonical key and a policy in
 # /etc/pgpk/ima/, then update-initramfs -u -k all for real (the packaged
 # hook puts the setup into every kernel's initramfs).
@@ -42,12 +42,12 @@ printf 'pinentry-mode loopback\npassphrase \n' >"$GNUPGHOME/gpg.conf"
 "${g[@]}" --quick-generate-key "pgpk system IMA <ima@pgpk.test>" rsa3072 sign never
 fpr=$("${g[@]}" --with-colons --list-keys ima@pgpk.test |
 	awk -F: '$1 == "fpr" { print $10; exit }')
-echo "# pgpk-helper ima-sign --new-key $fpr"
-sub=$(pgpk-helper ima-sign --new-key "$fpr")
+echo "# pgpk ima-sign --new-key $fpr"
+sub=$(pgpk ima-sign --new-key "$fpr")
 echo "IMA subkey: $sub"
 "${g[@]}" --export "$fpr" >"$data/ima-cert.pgp"
 mkdir -p "$conf/keys"
-pgpk-helper key --select "$sub" "$data/ima-cert.pgp" >"$conf/keys/ima.pgpk"
+pgpk key --select "$sub" -o "$conf/keys/ima.pgpk" "$data/ima-cert.pgp"
 
 # the appraised set, and a file outside it
 mkdir -p "$set_dir"
@@ -57,8 +57,8 @@ echo "never signed" >"$set_dir/unsigned.txt"
 echo "root's, signed, then changed: not in the appraised set" >"$set_dir/outside.txt"
 cp /usr/bin/true "$set_dir/prog"
 cp /usr/bin/true "$set_dir/prog-unsigned"
-echo "# pgpk-helper ima-sign --key $sub ..."
-pgpk-helper ima-sign --key "$sub" "$set_dir/signed.txt" \
+echo "# pgpk ima-sign --key $sub ..."
+pgpk ima-sign --key "$sub" "$set_dir/signed.txt" \
 	"$set_dir/tampered.txt" "$set_dir/outside.txt" "$set_dir/prog"
 echo "changed after signing" >>"$set_dir/tampered.txt"
 echo "changed after signing" >>"$set_dir/outside.txt"

@@ -562,7 +562,7 @@ fi
 
 # --- 5b. IMA appraisal at boot, set up as README says (ima-setup.sh) ---
 # In the system (chroot): gpg and attr from the archive, an IMA subkey
-# made by pgpk-helper ima-sign --new-key, files signed by ima-sign, the
+# made by pgpk ima-sign --new-key, files signed by ima-sign, the
 # canonical key and a policy in /etc/pgpk/ima/, two fail-safe images
 # (mkinitramfs), then update-initramfs -u -k all for real.  The release's
 # own kernel boots first with the "enforce" image (ima-fail-safe/enforce:

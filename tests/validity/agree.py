@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""One validity rule: every command of pgpk-helper must judge every key
-the same way (issue 11).
+"""One validity rule: every command of pgpk and pgpk-helper must judge
+every key the same way (issue 11).
 
 For every key of the keyrings given, each certificate on its own:
   list --json   can_sign (GnuPG's meaning) and usable/why (the kernel's);
-  key --select  converts exactly the usable keys of RSA algorithms, and a
-                refusal names list's reason;
-  debug key     (the upcall's whole pipeline: sandbox, broker policy)
-                converts exactly those of them the broker's RSA size
-                policy (--min-rsa-bits 2048, the primary's too) admits;
+  key --select  converts exactly the usable keys of RSA algorithms that
+                the RSA size policy (--min-rsa-bits 2048, the primary's
+                too) admits, and a refusal names list's reason;
+  debug key     (pgpk-helper: the upcall's whole pipeline, sandbox,
+                broker policy) converts exactly the same keys;
   import        (into the thread keyring of its own process, which dies
                 with it) adds exactly the usable RSA primary keys and the
                 RSA subkeys that can sign, of the size the policy admits,
@@ -24,7 +24,7 @@ Any disagreement fails.  Big keyrings are sampled: every certificate with
 a key that is not usable or cannot sign (at most MAX_ODD), and one in
 STRIDE of the others.
 
-usage: agree.py HELPER STRIDE KEYRING...
+usage: agree.py PGPK PGPK-HELPER STRIDE KEYRING...
 """
 import hashlib
 import json
@@ -77,7 +77,7 @@ def primary_fpr(cert):
 
 
 def import_lines(helper, cert):
-    """pgpk-helper import of one certificate: {key ID: its line}, and
+    """pgpk import of one certificate: {key ID: its line}, and
     whether each was added (an add_key attempt, whatever the kernel said)
     rather than skipped or refused by import itself."""
     rc, out = run(helper, "import", "--keyring", "@t", cert)
@@ -106,7 +106,8 @@ def forged_sig(k, created):
 
 
 def main():
-    helper, stride, rings = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    pgpk, helper = sys.argv[1], sys.argv[2]
+    stride, rings = int(sys.argv[3]), sys.argv[4:]
     tmp = tempfile.mkdtemp()
     data = os.path.join(tmp, "data")
     with open(data, "wb") as f:
@@ -125,7 +126,7 @@ def main():
             raw = subprocess.run(["gpg", "--dearmor"], input=raw,
                                  capture_output=True).stdout
         # One list of the whole keyring, keys grouped by certificate.
-        rc, out = run(helper, "list", "--json", ring)
+        rc, out = run(pgpk, "list", "--json", ring)
         by_cert = {}
         for line in out.splitlines():
             if line.startswith("{"):
@@ -145,13 +146,14 @@ def main():
             with open(cf, "wb") as f:
                 f.write(c)
             pri = keys[0]
-            imported = import_lines(helper, cf)
+            imported = import_lines(pgpk, cf)
             for k in keys:
                 nkeys += 1
                 name = "%s %s" % (os.path.basename(ring), k["fpr"])
                 rsa = k["algo"] in RSA
-                rc, kout = run(helper, "key", "--select", k["fpr"], cf)
-                want = k["usable"] and rsa
+                sized = k["bits"] >= 2048 and pri["bits"] >= 2048
+                rc, kout = run(pgpk, "key", "--select", k["fpr"], cf)
+                want = k["usable"] and rsa and sized
                 if (rc == 0) != want and "MPI" not in kout:
                     fail("%s: key %s, list usable=%s algo %d: %s" % (
                         name, "ok" if rc == 0 else "refused", k["usable"],
@@ -160,10 +162,9 @@ def main():
                     fail("%s: key says '%s', list '%s'" % (
                         name, kout.strip(), k["why"]))
                 converted = rc == 0
-                sized = k["bits"] >= 2048 and pri["bits"] >= 2048
                 rc, dout = run(helper, "debug", "key", "--select",
                                k["fpr"], cf)
-                if (rc == 0) != (converted and sized):
+                if (rc == 0) != converted:
                     fail("%s: debug %s, key %s, sized %s: %s" % (
                         name, "ok" if rc == 0 else "refused", converted,
                         sized, dout.strip().splitlines()[-1]))
@@ -185,7 +186,7 @@ def main():
                 sf = os.path.join(tmp, "sig")
                 with open(sf, "wb") as f:
                     f.write(forged_sig(k, now - 60))
-                rc, vout = run(helper, "verify", "--keyring", cf, sf, data)
+                rc, vout = run(pgpk, "verify", "--keyring", cf, sf, data)
                 accepted = rc == 1 and "BAD signature" in vout
                 want = (k["can_sign"] and k["algo"] in RSA_SIGN and sized
                         and converted)

@@ -7,6 +7,7 @@
 #   PGPK_KMODS       its modules, with modules.dep (default /lib/modules/<ver>)
 #   PGPK_KO          the built pgpk.ko, or empty if it did not build
 #   PGPK_HELPER_BIN  the built pgpk-helper, or empty if it did not build
+#   PGPK_BIN         the built pgpk, or empty if it did not build
 #   PGPK_VM_DATA     test data directory (becomes /pgpk/data)
 #   PGPK_VM_STATUS   directory of "why is X missing" notes (/pgpk/status)
 #   PGPK_CASES       case scripts to include (default: all)
@@ -27,6 +28,7 @@ root=$(cd "$here/../.." && pwd)
 : "${PGPK_KVER:?PGPK_KVER not set}"
 PGPK_KO=${PGPK_KO:-}
 PGPK_HELPER_BIN=${PGPK_HELPER_BIN:-}
+PGPK_BIN=${PGPK_BIN:-}
 PGPK_VM_DATA=${PGPK_VM_DATA:-}
 PGPK_VM_STATUS=${PGPK_VM_STATUS:-}
 PGPK_CASES=${PGPK_CASES:-$(ls "$here"/cases/*.sh 2>/dev/null || true)}
@@ -119,6 +121,9 @@ install -D -m 0644 "$here/ima.policy" "$stage/etc/pgpk/ima/policy"
 # The project's parts, or a note saying why they are missing.
 if [ -n "$PGPK_HELPER_BIN" ] && [ -x "$PGPK_HELPER_BIN" ]; then
 	copy_bin "$PGPK_HELPER_BIN" /usr/sbin/pgpk-helper
+fi
+if [ -n "$PGPK_BIN" ] && [ -x "$PGPK_BIN" ]; then
+	copy_bin "$PGPK_BIN" /usr/bin/pgpk
 fi
 if [ -n "$PGPK_KO" ] && [ -f "$PGPK_KO" ]; then
 	cp "$PGPK_KO" "$stage/pgpk/pgpk.ko"

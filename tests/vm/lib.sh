@@ -7,6 +7,7 @@
 
 PGPK_KO=${PGPK_KO:-/pgpk/pgpk.ko}
 PGPK_HELPER=${PGPK_HELPER:-/usr/sbin/pgpk-helper}
+PGPK=${PGPK:-/usr/bin/pgpk}
 PGPK_SYSLOG=${PGPK_SYSLOG:-/var/log/messages}
 PGPK_DATA=${PGPK_DATA:-/pgpk/data}
 # The helper's syslog tag; one line per upcall it served.
@@ -41,8 +42,8 @@ pgpk_need_module() {
 }
 
 pgpk_need_helper() {
-	[ -x "$PGPK_HELPER" ] ||
-		pgpk_fail "helper not available: $(pgpk_status helper)"
+	[ -x "$PGPK_HELPER" ] && [ -x "$PGPK" ] ||
+		pgpk_fail "pgpk-helper or pgpk not available: $(pgpk_status helper)"
 }
 
 pgpk_need_data() {

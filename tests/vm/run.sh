@@ -174,10 +174,11 @@ log "kernel $kver${K_BUILDROOT:+ (module built in $K_BUILDROOT)}"
 t_build=$(now)
 # --- the helper (Bazel) ---
 helper_bin=""
+pgpk_bin=""
 helper_built=1
 if [ -z "${PGPK_VM_NO_BUILD:-}" ]; then
-	log "bazel build //helper:pgpk-helper"
-	if ! (cd "$root" && bazel build //helper:pgpk-helper) \
+	log "bazel build //helper:pgpk //helper:pgpk-helper"
+	if ! (cd "$root" && bazel build //helper:pgpk //helper:pgpk-helper) \
 		>"$out/helper-build.log" 2>&1; then
 		# A stale binary from an earlier build must not stand in
 		# for this tree's.
@@ -185,12 +186,13 @@ if [ -z "${PGPK_VM_NO_BUILD:-}" ]; then
 		log "helper build failed: see $out/helper-build.log"
 	fi
 fi
-if [ "$helper_built" = 1 ] && [ -x "$root/bazel-bin/helper/pgpk-helper" ]
-then
+if [ "$helper_built" = 1 ] && [ -x "$root/bazel-bin/helper/pgpk-helper" ] &&
+	[ -x "$root/bazel-bin/helper/pgpk" ]; then
 	helper_bin=$root/bazel-bin/helper/pgpk-helper
+	pgpk_bin=$root/bazel-bin/helper/pgpk
 fi
 if [ -z "$helper_bin" ]; then
-	status_note helper "bazel build //helper:pgpk-helper failed or \
+	status_note helper "bazel build //helper:pgpk //helper:pgpk-helper failed or \
 produced nothing: $(grep -a -m 1 -E 'ERROR|error:' "$out/helper-build.log" \
 	2>/dev/null || echo 'no build log')"
 fi
@@ -251,7 +253,7 @@ t_data=$(now)
 # --- initramfs ---
 initrd=$out/initramfs.cpio.gz
 if ! PGPK_KVER=$kver PGPK_KMODS=$K_MODS PGPK_KO=$ko \
-	PGPK_HELPER_BIN=$helper_bin PGPK_VM_DATA=$data \
+	PGPK_HELPER_BIN=$helper_bin PGPK_BIN=$pgpk_bin PGPK_VM_DATA=$data \
 	PGPK_VM_STATUS=$out/status PGPK_CASE_FILES=$casedir \
 	PGPK_CASES="${cases[*]}" \
 	sh "$here/build-initramfs.sh" "$initrd" >"$out/initramfs.log" 2>&1; then

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Benchmark (not a test; tests/bench/vm-import.sh runs it): pgpk-helper
+# Benchmark (not a test; tests/bench/vm-import.sh runs it): pgpk
 # import of debian-keyring.gpg, or of its first certificates
 # ($PGPK_CASE_DIR/sample.gpg) into a fresh keyring in the VM.  Every
 # primary key added is an add_key of its OpenPGP certificate, one upcall
@@ -16,7 +16,7 @@ pgpk_load
 ring=$(keyctl newring importbench @s) || pgpk_fail "newring"
 now() { cut -d' ' -f1 /proc/uptime; }
 t0=$(now)
-pgpk-helper import --keyring %keyring:importbench \
+"$PGPK" import --keyring %keyring:importbench \
 	"$PGPK_CASE_DIR/sample.gpg" >/tmp/imp.out 2>/tmp/imp.err
 rc=$?
 t1=$(now)

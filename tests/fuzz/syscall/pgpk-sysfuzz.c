@@ -1579,7 +1579,7 @@ static int capture(char *const argv[], struct pgpk_blob *out)
  * mutated by structure, or another blob of the corpus, or a rejection
  * with a random errno, or the real helper itself (exec).  The module
  * asks for keys only ("key:<32 hex digits>", random: nothing to select),
- * and binds the answer to the submitted bytes: "pgpk-helper key FILE"
+ * and binds the answer to the submitted bytes: "pgpk key FILE"
  * makes the answer the real helper would, offsets included
  * (Key.packet_offset, user_id_offset, certification.rsa_s_offset), and
  * a mutated offset is a lie the binding must refuse.  The module
@@ -1633,7 +1633,7 @@ static int run_helper(long key)
 			fwrite(callout, 1, n, f);
 			fclose(f);
 		}
-		args[0] = "/usr/sbin/pgpk-helper";
+		args[0] = "/usr/bin/pgpk";
 		args[1] = "key";
 		args[2] = path;
 		args[3] = NULL;
@@ -1674,7 +1674,7 @@ static int run_helper(long key)
 		fprintf(f, "%s %s%s\n",
 			answer.data ? (lie ? "lie" : "honest") : "rejection",
 			ret < 0 ? "refused" : "taken",
-			why > 0 ? " (pgpk-helper key/sig failed)" : "");
+			why > 0 ? " (pgpk key/sig failed)" : "");
 		fclose(f);
 	}
 	snprintf(path, sizeof(path), "/tmp/pgpk-sysfuzz-kcov.%d",

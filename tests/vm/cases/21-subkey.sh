@@ -1,5 +1,5 @@
 #!/bin/sh
-# Subkeys come as canonical blobs (pgpk-helper key --select, or import):
+# Subkeys come as canonical blobs (pgpk key --select, or import):
 # loaded with their primary's policy, named by their primary key's user
 # ID and their own key ID (seed 007), found
 # by fingerprint and key ID.  An add_key description is the key's name

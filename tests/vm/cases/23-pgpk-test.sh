@@ -1,6 +1,6 @@
 #!/bin/sh
 # Key type pgpk_test: signed messages made by gpg, converted by
-# "pgpk-helper sig" (the kernel takes canonical signatures only), are
+# "pgpk sig" (the kernel takes canonical signatures only), are
 # verified against the session keyring; reading the key gives the signed
 # content.  Primary key and signing subkey; SHA-256 and SHA-512; binary,
 # text mode and cleartext signatures; a canonical signature made by the
@@ -25,7 +25,7 @@ pgpk_load
 canon() {
 	case "$1" in
 	*.pgpks) cp "$1" /tmp/sig.pgpks ;;
-	*) expect_ok sh -c "$PGPK_HELPER sig '$1' >/tmp/sig.pgpks" ;;
+	*) expect_ok sh -c "$PGPK sig '$1' >/tmp/sig.pgpks" ;;
 	esac
 }
 

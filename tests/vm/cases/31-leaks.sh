@@ -46,7 +46,7 @@ ring=$(keyctl newring leaks @s) || pgpk_fail "newring"
 strict=$(keyctl newring strict @s) || pgpk_fail "newring"
 expect_ok keyctl restrict_keyring "$strict" asymmetric "key_or_keyring:$signer"
 for m in msg.rsa2048.tampered msg.rsa3072; do
-	expect_ok sh -c "$PGPK_HELPER sig $D/$m.gpg >/tmp/$m.pgpks"
+	expect_ok sh -c "$PGPK sig $D/$m.gpg >/tmp/$m.pgpks"
 done
 
 slab() { pgpk_slab_kb; }

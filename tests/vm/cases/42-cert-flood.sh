@@ -11,7 +11,7 @@
 #   (a) loads into @s, OpenPGP and canonical, anchors or not;
 #   (b) with rsa2048 an anchor, is accepted by keyrings restricted to
 #       rsa2048, by keyring and by key; so is the helper's canonical
-#       form ("pgpk-helper key --anchors");
+#       form ("pgpk key --anchors");
 #   (c) without rsa2048's genuine certification, is refused by both
 #       restricted keyrings, and so is a canonical form naming a forgery.
 # A 64 KiB key full of forgeries claiming rsa2048 still loads, restricted,
@@ -32,7 +32,7 @@ pgpk_load
 trap 'rm -rf /etc/pgpk/anchors /tmp/42-anchors' EXIT
 mkdir -p /tmp/42-anchors
 cp "$PGPK_DATA/rsa2048.pgp" /tmp/42-anchors/
-expect_ok sh -c "$PGPK_HELPER key --anchors /tmp/42-anchors $C/flood.pgp \
+expect_ok sh -c "$PGPK key --anchors /tmp/42-anchors $C/flood.pgp \
 	>/tmp/flood.pgpk"
 
 # (a); selfflood.pgp: 200 forged self-certifications (the sandboxed

@@ -1,6 +1,6 @@
 #!/bin/sh
 # pgpk-timeout: 120
-# Documents signed by several keys (issue 11): "pgpk-helper sig" puts
+# Documents signed by several keys (issue 11): "pgpk sig" puts
 # every RSA signature in the canonical blob (Canonical.more_signatures);
 # the kernel checks each one whose key it finds.  Good when one is good and none of those found
 # is bad; signatures whose key is absent (or that the kernel cannot
@@ -16,7 +16,7 @@ pgpk_load
 
 # sig NAME FILE: pgpk_test key NAME from FILE, converted by the helper.
 sig() {
-	expect_ok sh -c "$PGPK_HELPER sig '$2' >/tmp/51.pgpks"
+	expect_ok sh -c "$PGPK sig '$2' >/tmp/51.pgpks"
 	pgpk_run keyctl padd pgpk_test "$1" @s </tmp/51.pgpks
 }
 sig_ok() {
@@ -72,7 +72,7 @@ expect_fail ENOPKG keyctl padd asymmetric "" @s <"$M/c.pgp"
 if [ -f "$M/InRelease" ]; then
 	keyctl clear @s
 	sig_fail ENOKEY ir-none "$M/InRelease"
-	expect_ok sh -c "$PGPK_HELPER key --select \
+	expect_ok sh -c "$PGPK key --select \
 		$(cat "$M/InRelease.signer2.fpr") $M/InRelease.signer2.pgp \
 		>/tmp/51-signer2.pgpk"
 	expect_ok keyctl padd asymmetric "" @s </tmp/51-signer2.pgpk

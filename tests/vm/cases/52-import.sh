@@ -1,10 +1,10 @@
 #!/bin/sh
 # pgpk-timeout: 240
-# pgpk-helper import (issue 11): every valid RSA key and signing subkey of
+# pgpk import (issue 11): every valid RSA key and signing subkey of
 # whole certificates and keyrings into the kernel, each through add_key
 # (the kernel checks each one as usual: a primary key as OpenPGP through
 # the upcall, a subkey as the canonical blob of a sandboxed conversion),
-# one line per key.  Signed messages are converted by "pgpk-helper sig".
+# one line per key.  Signed messages are converted by "pgpk sig".
 #   - a certificate whose primary key only certifies, with two RSA
 #     signing subkeys and an encryption subkey: primary and both signing
 #     subkeys added, the encryption subkey skipped; then messages signed
@@ -25,7 +25,7 @@ pgpk_load
 
 # sig NAME FILE: pgpk_test key NAME from FILE, converted by the helper.
 sig() {
-	expect_ok sh -c "$PGPK_HELPER sig '$2' >/tmp/52.pgpks"
+	expect_ok sh -c "$PGPK sig '$2' >/tmp/52.pgpks"
 	pgpk_run keyctl padd pgpk_test "$1" @s </tmp/52.pgpks
 }
 sig_fail() {
@@ -38,7 +38,7 @@ sig_fail() {
 # Before: the subkeys' messages have no key.
 sig_fail ENOKEY sub1 "$M/msg.sub1.gpg"
 
-expect_ok pgpk-helper import --keyring @s "$M/certonly.pgp"
+expect_ok pgpk import --keyring @s "$M/certonly.pgp"
 out=$PGPK_OUT
 for n in 1 2; do
 	fpr=$(cat "$M/certonly.sub$n.fpr")
@@ -62,12 +62,12 @@ done
 
 # Nothing to add: exit 1, the reason named.
 keyctl clear @s
-if pgpk-helper import --keyring @s "$M/c.pgp" >/tmp/out 2>&1; then
+if pgpk import --keyring @s "$M/c.pgp" >/tmp/out 2>&1; then
 	pgpk_fail "import of an Ed25519 key alone succeeded"
 fi
 assert_contains "$(cat /tmp/out)" "skipped: not RSA" "Ed25519 key skipped"
 assert_contains "$(cat /tmp/out)" "0 added" "nothing added"
-if pgpk-helper import --keyring %keyring:no-such-ring "$M/certonly.pgp" \
+if pgpk import --keyring %keyring:no-such-ring "$M/certonly.pgp" \
 	>/tmp/out 2>&1; then
 	pgpk_fail "import into a missing keyring succeeded"
 fi
@@ -77,12 +77,12 @@ if [ ! -f "$M/debian-archive-keyring.gpg" ]; then
 	exit 0
 fi
 ring=$(keyctl newring debian @s)
-expect_ok pgpk-helper import --keyring %keyring:debian \
+expect_ok pgpk import --keyring %keyring:debian \
 	"$M/debian-archive-keyring.gpg"
 out=$PGPK_OUT
 added=$(echo "$out" | grep -c ': [0-9][0-9]* (')
 echo "$out" | grep -v ': [0-9][0-9]* (' | grep -v 'skipped: ' |
-	grep -v '^pgpk-helper import: ' &&
+	grep -v '^pgpk import: ' &&
 	pgpk_fail "a key of the archive keyring was neither added nor skipped"
 [ "$added" -ge 4 ] || pgpk_fail "only $added keys of the archive keyring added"
 assert_eq "$added" "$(keyctl rlist "$ring" | wc -w)" \

@@ -64,8 +64,8 @@ pgpk_load
 run insmod 4000 insmod "$PGPK_KO" "$K/rsa2048.pgpk"
 pgpk_loaded || pgpk_fail "pgpk not loaded after the insmod round"
 
-# The subkey as the helper makes it (pgpk-helper import, key --select).
-expect_ok sh -c "$PGPK_HELPER key --select $(cat "$D/rsa2048-sub.fpr") \
+# The subkey as the helper makes it (pgpk import, key --select).
+expect_ok sh -c "$PGPK key --select $(cat "$D/rsa2048-sub.fpr") \
 	$D/rsa2048.pgp >/tmp/enomem-sub.pgpk"
 plain=$(keyctl newring enomem-plain @s)
 trust=$(keyctl newring enomem-trust @s)

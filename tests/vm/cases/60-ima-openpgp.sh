@@ -1,8 +1,8 @@
 #!/bin/sh
 # IMA appraisal with an OpenPGP key: the IMA subkey of a gpg certificate
-# (made by `pgpk-helper ima-sign --new-key`), converted from the
-# certificate by `pgpk-helper key --select <its fingerprint>` (subkeys
-# come as canonical blobs) and added to _ima.  Files signed by `pgpk-helper ima-sign` (SHA-256, SHA-384,
+# (made by `pgpk ima-sign --new-key`), converted from the
+# certificate by `pgpk key --select <its fingerprint>` (subkeys
+# come as canonical blobs) and added to _ima.  Files signed by `pgpk ima-sign` (SHA-256, SHA-384,
 # SHA-512) read; tampered, unsigned, hash-only, signed by another key and
 # forged-key-ID files are EACCES, each with IMA's audit cause.
 . /pgpk/lib.sh
@@ -13,7 +13,7 @@ pgpk_need_data ima/a.pgp ima/i.fpr ima/good-sha256.ima ima/forged-keyid.ima
 pgpk_load
 ima_ring
 
-expect_ok sh -c "$PGPK_HELPER key --select $(cat "$I/i.fpr") $I/a.pgp \
+expect_ok sh -c "$PGPK key --select $(cat "$I/i.fpr") $I/a.pgp \
 	>/tmp/60-i.pgpk"
 expect_ok keyctl padd asymmetric "" "$IMA_RING" </tmp/60-i.pgpk
 key=$PGPK_OUT

@@ -1,5 +1,5 @@
 #!/bin/sh
-# IMA appraisal with a canonical key (pgpk-helper key --select IMA-SUBKEY,
+# IMA appraisal with a canonical key (pgpk key --select IMA-SUBKEY,
 # no upcall) added with `keyctl padd asymmetric "" %keyring:_ima`; a file
 # signed by ima-sign reads.  Removing the key from _ima makes its files
 # unreadable (a new inode: IMA caches a verdict per inode); adding it

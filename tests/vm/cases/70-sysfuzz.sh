@@ -47,7 +47,7 @@ CORPUS="$F/corpus $D/k $D/ima $D/rsa2048.pgp $D/rsa3072.pgp $D/msg.rsa2048.gpg"
 # PGPK_SLOWDOWN), so that the checks below still run.
 BUDGET=$((150 * PGPK_SLOWDOWN * 7 / 10))
 [ -f "$PGPK_CASE_DIR/sysfuzz.conf" ] && . "$PGPK_CASE_DIR/sysfuzz.conf"
-# The honest answers come from pgpk-helper key, run by pgpk-sysfuzz -H:
+# The honest answers come from pgpk key, run by pgpk-sysfuzz -H:
 # on the debug kernel (KASAN, TCG) that takes longer than the default 5 s
 # the module waits for an answer.  (The reload at the end of the inputs
 # and the races use the default: a late answer is ETIMEDOUT, no failure.)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Test data for tests/vm/cases/51-multi-sig.sh (documents signed by
-# several keys, issue 11) and 52-import.sh (pgpk-helper import), made
+# several keys, issue 11) and 52-import.sh (pgpk import), made
 # with GnuPG in a throwaway GNUPGHOME kept in the cache:
 #   multi/a.pgp, b.pgp        RSA 3072 and RSA 2048 signing keys
 #   multi/c.pgp               an Ed25519 signing key (the kernel cannot

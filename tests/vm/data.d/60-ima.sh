@@ -1,8 +1,8 @@
 #!/bin/bash
 # Test data for the IMA cases (tests/vm/cases/6x-ima-*.sh), in
 # $PGPK_VM_DATA/ima/.  Made the way a user makes them: gpg certificates,
-# an IMA subkey added by `pgpk-helper ima-sign --new-key`, files signed by
-# `pgpk-helper ima-sign --print` through gpg-agent; the inputs neither can
+# an IMA subkey added by `pgpk ima-sign --new-key`, files signed by
+# `pgpk ima-sign --print` through gpg-agent; the inputs neither can
 # make (a gpg document signature as security.ima, forged canonical keys)
 # by tests/vm/tools/pgpk-ima-data.py, each checked valid first.
 #
@@ -23,7 +23,7 @@ set -euo pipefail
 
 out=${PGPK_VM_DATA:?PGPK_VM_DATA not set}/ima
 root=${PGPK_ROOT:-$(cd "$(dirname "$0")/../../.." && pwd)}
-helper=${PGPK_HELPER_BIN:-$root/bazel-bin/helper/pgpk-helper}
+pgpk=${PGPK_BIN:-$root/bazel-bin/helper/pgpk}
 tool=$root/tests/vm/tools/pgpk-ima-data.py
 mkdir -p "$out"
 
@@ -37,22 +37,22 @@ g --quick-gen-key 'pgpk IMA test A <a@pgpk.test>' rsa2048 cert never
 a=$(fpr_of a@pgpk.test)
 g --quick-add-key "$a" rsa2048 sign never
 s=$(gpg --with-colons --list-keys "$a" | awk -F: '/^fpr/ { f = $10 } END { print f }')
-i=$("$helper" ima-sign --new-key "$a" --algo rsa2048)
+i=$("$pgpk" ima-sign --new-key "$a" --algo rsa2048)
 g --quick-gen-key 'pgpk IMA test B <b@pgpk.test>' rsa2048 cert never
 b=$(fpr_of b@pgpk.test)
-j=$("$helper" ima-sign --new-key "$b" --algo rsa2048)
+j=$("$pgpk" ima-sign --new-key "$b" --algo rsa2048)
 
 g --export "$a" >"$out/a.pgp"
 g --export "$b" >"$out/b.pgp"
-"$helper" key "$out/a.pgp" >"$out/a.pgpk"
-"$helper" key --select "$i" "$out/a.pgp" >"$out/a-i.pgpk"
-"$helper" key --select "$s" "$out/a.pgp" >"$out/a-s.pgpk"
-"$helper" key --select "$j" "$out/b.pgp" >"$out/b-j.pgpk"
+"$pgpk" key "$out/a.pgp" >"$out/a.pgpk"
+"$pgpk" key --select "$i" "$out/a.pgp" >"$out/a-i.pgpk"
+"$pgpk" key --select "$s" "$out/a.pgp" >"$out/a-s.pgpk"
+"$pgpk" key --select "$j" "$out/b.pgp" >"$out/b-j.pgpk"
 echo "${i: -8}" | tr 'A-F' 'a-f' >"$out/i.keyid"
 echo "$i" >"$out/i.fpr"
 
 sign() { # sign FILE KEY HASH: FILE.ima
-	"$helper" ima-sign --key "$2" --hash "$3" --print "$out/$1" |
+	"$pgpk" ima-sign --key "$2" --hash "$3" --print "$out/$1" |
 		cut -d ' ' -f 1 >"$out/$1.ima"
 }
 for h in sha256 sha384 sha512; do

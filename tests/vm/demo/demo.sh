@@ -53,8 +53,8 @@ show_in() {
 # sig FILE: FILE's signatures and signed content, converted by the helper
 # (the kernel takes canonical signatures only), to /tmp/sig.pgpks.
 sig() {
-	echo "\$ pgpk-helper sig ${1#"$D"/} > /tmp/sig.pgpks"
-	"$PGPK_HELPER" sig "$1" >/tmp/sig.pgpks
+	echo "\$ pgpk sig ${1#"$D"/} > /tmp/sig.pgpks"
+	"$PGPK" sig "$1" >/tmp/sig.pgpks
 }
 
 helper_log() {

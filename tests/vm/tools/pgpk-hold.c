@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pgpk-hold: take flock(LOCK_EX) on each FILE, as the broker takes a
- * slot of its requester (helper/quota.c), and keep them until killed.
+ * slot of its requester (helper/broker/quota.c), and keep them until killed.
  * tests/vm/cases/65-uid-flood.sh holds a user's slots with it, so that
  * his next request finds them taken without a request of his own being
  * slow.  Prints "held N" once every lock is taken; exits 1 at once

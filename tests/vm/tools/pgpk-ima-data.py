@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Test data for the IMA cases (tests/vm/cases/6x-ima-*.sh) that gpg and
-pgpk-helper ima-sign cannot make: every input is checked to be
+pgpk ima-sign cannot make: every input is checked to be
 cryptographically valid before it is written, so a case that sees it
 refused proves the kernel's rule, not a broken input.
 
