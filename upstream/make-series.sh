@@ -137,6 +137,23 @@ commit() {
 	} | git commit -q -s -F - || up_die "commit of $m failed"
 }
 
+# maintainers PATTERN...: F: lines for the OpenPGP entry of MAINTAINERS
+# (each patch that adds files names them there, so checkpatch need not ask).
+maintainers() {
+	python3 - "$@" <<'EOF'
+import sys
+lines = open("MAINTAINERS").read().split("\n")
+i = lines.index("OPENPGP KEYS (CANONICAL FORM)")
+j = lines.index("", i)
+f = sorted(set([l for l in lines[i:j] if l.startswith("F:")] +
+               ["F:\t" + a for a in sys.argv[1:]]))
+rest = [l for l in lines[i:j] if not l.startswith("F:")]
+lines[i:j] = rest + f
+open("MAINTAINERS", "w").write("\n".join(lines))
+EOF
+	git add MAINTAINERS
+}
+
 # 2. the ABI
 # (pgpk#26 marks where issue 26's fields go: not in the series)
 grep -v 'pgpk#26' "$here/abi/pgpk.h" >include/uapi/linux/pgpk.h
@@ -145,8 +162,15 @@ grep -q '^   pgpk$' Documentation/crypto/index.rst ||
 	sed -i '/^   asymmetric-keys$/a\   pgpk' Documentation/crypto/index.rst
 grep -q '^   pgpk$' Documentation/crypto/index.rst ||
 	up_die "Documentation/crypto/index.rst: no asymmetric-keys entry to put pgpk after"
+awk -v add="$here/intree/MAINTAINERS.pgpk" -v who="$signoff" '
+	/^OPENRISC ARCHITECTURE$/ && !done {
+		while ((getline l < add) > 0) { sub(/PGPK_MAINTAINER/, who, l); print l }
+		print ""; done = 1
+	}
+	{ print }' MAINTAINERS >"$src/MAINTAINERS"
+cp "$src/MAINTAINERS" MAINTAINERS
 git add -f include/uapi/linux/pgpk.h Documentation/crypto/pgpk.rst \
-	Documentation/crypto/index.rst
+	Documentation/crypto/index.rst MAINTAINERS
 commit "$here/messages/05-abi.txt"
 
 # 3. the module
@@ -165,14 +189,9 @@ grep -q '^config OPENPGP_KEY_PARSER$' "$src/Kconfig" ||
 	up_die "crypto/asymmetric_keys/Kconfig: no PKCS7_TEST_KEY entry to put OpenPGP's after"
 cp "$src/Kconfig" crypto/asymmetric_keys/Kconfig
 cat "$here/intree/Makefile.pgpk" >>crypto/asymmetric_keys/Makefile
-awk -v add="$here/intree/MAINTAINERS.pgpk" -v who="$signoff" '
-	/^OPENRISC ARCHITECTURE$/ && !done {
-		while ((getline l < add) > 0) { sub(/PGPK_MAINTAINER/, who, l); print l }
-		print ""; done = 1
-	}
-	{ print }' MAINTAINERS >"$src/MAINTAINERS"
-cp "$src/MAINTAINERS" MAINTAINERS
-git add -f crypto/asymmetric_keys MAINTAINERS
+# shellcheck disable=SC2086
+maintainers $(for f in $CARRIED; do echo crypto/asymmetric_keys/$f; done)
+git add -f crypto/asymmetric_keys
 commit "$here/messages/06-module.txt"
 
 # 4. KUnit
@@ -187,6 +206,8 @@ awk -v add="$here/intree/Kconfig.kunit" '
 	}' crypto/asymmetric_keys/Kconfig >"$src/Kconfig"
 cp "$src/Kconfig" crypto/asymmetric_keys/Kconfig
 cat "$here/intree/Makefile.kunit" >>crypto/asymmetric_keys/Makefile
+maintainers crypto/asymmetric_keys/pgpk_kunit.c \
+	crypto/asymmetric_keys/pgpk_kunit_corpus.h
 git add -f crypto/asymmetric_keys
 commit "$here/messages/07-kunit.txt"
 
@@ -197,6 +218,7 @@ grep -q '^TARGETS += keys$' tools/testing/selftests/Makefile ||
 	sed -i '/^TARGETS += kcmp$/a TARGETS += keys' tools/testing/selftests/Makefile
 grep -q '^TARGETS += keys$' tools/testing/selftests/Makefile ||
 	up_die "tools/testing/selftests/Makefile: no kcmp target to put keys after"
+maintainers tools/testing/selftests/keys/
 git add -f tools/testing/selftests
 commit "$here/messages/08-selftest.txt"
 

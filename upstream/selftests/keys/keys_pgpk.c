@@ -16,11 +16,8 @@
 #include "../kselftest_harness.h"
 #include "keys_pgpk_blobs.h"
 
-typedef int key_serial_t;
-
-static key_serial_t add_key(const char *type, const char *desc,
-			    const void *payload, size_t len,
-			    key_serial_t ring)
+static int add_key(const char *type, const char *desc, const void *payload,
+		   size_t len, int ring)
 {
 	return syscall(__NR_add_key, type, desc, payload, len, ring);
 }
@@ -35,7 +32,7 @@ static long keyctl(int cmd, unsigned long a2, unsigned long a3,
 	add_key(type, NULL, blob, sizeof(blob), ring)
 
 FIXTURE(pgpk) {
-	key_serial_t session;
+	int session;
 };
 
 /*
@@ -63,7 +60,7 @@ FIXTURE_TEARDOWN(pgpk)
 TEST_F(pgpk, canonical_key)
 {
 	char desc[256], want[64], id[64];
-	key_serial_t key, found;
+	int key, found;
 	long n;
 
 	key = ADD("asymmetric", pgpk_ca, self->session);
@@ -93,7 +90,7 @@ TEST_F(pgpk, refusals)
 /* pgpk_test verifies against the session keyring's OpenPGP keys. */
 TEST_F(pgpk, signatures)
 {
-	key_serial_t sig;
+	int sig;
 	char buf[256];
 	long n;
 
@@ -123,7 +120,7 @@ TEST_F(pgpk, signatures)
 /* A keyring that takes only keys certified by the CA. */
 TEST_F(pgpk, restricted_keyring)
 {
-	key_serial_t ca, ring;
+	int ca, ring;
 	char restriction[64];
 
 	ca = ADD("asymmetric", pgpk_ca, self->session);
