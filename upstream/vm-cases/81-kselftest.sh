@@ -18,6 +18,8 @@ else
 fi
 expect_ok "$sel"
 echo "$PGPK_OUT" | tail -n 12
+# The initramfs root comes from mktemp -d (mode 0700): let nobody in.
+chmod 0755 /
 cp "$sel" /tmp/keys_pgpk && chmod 755 /tmp/keys_pgpk
 expect_ok su -s /bin/sh nobody -c /tmp/keys_pgpk
 echo "$PGPK_OUT" | tail -n 3

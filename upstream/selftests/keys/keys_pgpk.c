@@ -142,8 +142,9 @@ TEST_F(pgpk, upcall_type_private)
 {
 	EXPECT_EQ(-1, add_key("pgpk", "key:0", "x", 1, self->session));
 	EXPECT_EQ(EPERM, errno);
+	/* with callout data: without, request_key() only searches */
 	EXPECT_EQ(-1, syscall(__NR_request_key, "pgpk",
-			      "key:00000000000000000000000000000000", NULL,
+			      "key:00000000000000000000000000000000", "x",
 			      self->session));
 	EXPECT_EQ(EPERM, errno);
 }
