@@ -189,7 +189,7 @@ grep -q '^config OPENPGP_KEY_PARSER$' "$src/Kconfig" ||
 	up_die "crypto/asymmetric_keys/Kconfig: no PKCS7_TEST_KEY entry to put OpenPGP's after"
 cp "$src/Kconfig" crypto/asymmetric_keys/Kconfig
 cat "$here/intree/Makefile.pgpk" >>crypto/asymmetric_keys/Makefile
-# shellcheck disable=SC2086
+# shellcheck disable=SC2046
 maintainers $(for f in $CARRIED; do echo crypto/asymmetric_keys/$f; done)
 git add -f crypto/asymmetric_keys
 commit "$here/messages/06-module.txt"
