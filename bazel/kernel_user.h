@@ -3,8 +3,8 @@
  * User-space stand-ins for the kernel definitions that kernel/pgpk_canon.c,
  * pgpk_frame.c and pgpk_rebuild.c use, so that the broker, the tests and
  * the fuzzers run the module's very code.  kernel/pgpk_canon.h includes
- * this outside the kernel; bazel/shim/ holds the <linux/...> headers that
- * have no user-space counterpart.
+ * this outside the kernel; the <linux/...> headers those files include
+ * exist in user space too (the UAPI ones), mostly empty.
  */
 #ifndef PGPK_KERNEL_USER_H
 #define PGPK_KERNEL_USER_H
@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 typedef __u8 u8;
@@ -25,6 +26,9 @@ typedef __u64 u64;
 #ifndef U64_MAX
 #define U64_MAX UINT64_MAX
 #endif
+
+/* The kernel's min_t(): the smaller of x and y, both as type. */
+#define min_t(type, x, y) ((type)(x) < (type)(y) ? (type)(x) : (type)(y))
 
 /* The kernel's fls(): the position of the highest bit set, 1..32; 0 for 0. */
 static inline int fls(unsigned int x)

@@ -33,33 +33,14 @@ size_t pgpk_canon_key_ids(const struct pgpk_key_material *m, u8 *fpr, u8 *keyid)
 }
 
 void pgpk_canon_key_description(const struct pgpk_key *k, const u8 *keyid,
-				char *buf, size_t size)
+				char *buf)
 {
-	const char *uid = (const char *)k->user_id.data, *paren;
-	size_t len = uid ? strnlen(uid, k->user_id.len) : 0, i;
-	int n;
+	const struct pgpk_sig *self = PGPK_HAS(k, PGPK_KEY_SELF_SIGNATURE) ?
+					      &k->self_signature :
+				      k->subkey ? NULL :
+						  &k->certification;
+	bool named = self && self->present && k->user_id.data &&
+		     self->type >= 0x10 && self->type <= 0x13;
 
-	paren = len ? memchr(uid, '(', len) : NULL;
-	if (paren)
-		len = (size_t)(paren - uid);
-	while (len && uid[len - 1] == ' ')
-		len--;
-	if (!len) {
-		n = snprintf(buf, size, "PGP %s ",
-			     k->subkey ? "subkey" : "key");
-		for (i = 0;
-		     i < PGPK_CANON_KEYID_LEN && n > 0 && (size_t)n + 3 <= size;
-		     i++)
-			n += snprintf(buf + n, size - (size_t)n, "%02x",
-				      keyid[i]);
-		return;
-	}
-	if (len > PGPK_CANON_DESC_MAX - 1 - 9)
-		len = PGPK_CANON_DESC_MAX - 1 - 9;
-	snprintf(buf, size, "%.*s %02x%02x%02x%02x", (int)len, uid, keyid[4],
-		 keyid[5], keyid[6], keyid[7]);
-	/* /proc/keys prints one key per line: no ASCII control characters */
-	for (i = 0; i < len && i < size; i++)
-		if ((u8)buf[i] < 0x20 || buf[i] == 0x7f)
-			buf[i] = '?';
+	pgpk_name(named ? &k->user_id : NULL, k->subkey, keyid, buf);
 }

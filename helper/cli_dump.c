@@ -109,6 +109,31 @@ static void pgpk_dump_material(struct pgpk_dump *d, const char *name,
 	pgpk_dump_close(d);
 }
 
+/*
+ * What the kernel's walk of the hashed area reads (pgpk_hashed_walk()):
+ * expiry times relative to the signature's and the key's creation, key
+ * flags (absent: none said), the IMA mark; or that it refuses the area.
+ */
+static void pgpk_dump_hashed(struct pgpk_dump *d, const struct pgpk_sig *s)
+{
+	struct pgpk_hashed h;
+
+	pgpk_dump_open(d, "hashed");
+	if (!pgpk_hashed_walk(s->hashed_area.data, s->hashed_area.len, &h)) {
+		pgpk_dump_bool(d, "refused", true);
+	} else {
+		if (h.expires)
+			pgpk_dump_u64(d, "expires_after", h.expires);
+		if (h.key_expires)
+			pgpk_dump_u64(d, "key_expires_after", h.key_expires);
+		if (h.key_flags != 0xff)
+			pgpk_dump_u64(d, "key_flags", h.key_flags);
+		if (h.marked)
+			pgpk_dump_bool(d, "ima_mark", true);
+	}
+	pgpk_dump_close(d);
+}
+
 static void pgpk_dump_sig(struct pgpk_dump *d, const char *name,
 			  const struct pgpk_sig *s)
 {
@@ -118,10 +143,9 @@ static void pgpk_dump_sig(struct pgpk_dump *d, const char *name,
 	pgpk_dump_u64(d, "pubkey_algorithm", s->pubkey_algorithm);
 	pgpk_dump_u64(d, "hash_algorithm", s->hash_algorithm);
 	pgpk_dump_u64(d, "created", s->created);
-	if (PGPK_HAS(s, PGPK_SIG_EXPIRES))
-		pgpk_dump_u64(d, "expires", s->expires);
 	if (PGPK_HAS(s, PGPK_SIG_HASHED_AREA))
 		pgpk_dump_hex(d, "hashed_area", &s->hashed_area);
+	pgpk_dump_hashed(d, s);
 	if (PGPK_HAS(s, PGPK_SIG_SALT))
 		pgpk_dump_hex(d, "salt", &s->salt);
 	pgpk_dump_u64(d, "quick_check", s->quick_check);
@@ -155,7 +179,7 @@ static void pgpk_dump_sigs(struct pgpk_dump *d, const char *name,
 
 /*
  * The fingerprint and key ID the kernel computes from the rebuilt key
- * packet, and the description pgpk-helper import gives the key.
+ * packet, and the description it gives the key when add_key gives none.
  */
 static void pgpk_dump_ids(struct pgpk_dump *d, const struct pgpk_key *k)
 {
@@ -170,7 +194,7 @@ static void pgpk_dump_ids(struct pgpk_dump *d, const struct pgpk_key *k)
 	b.data = keyid;
 	b.len = sizeof(keyid);
 	pgpk_dump_hex(d, "key_id", &b);
-	pgpk_canon_key_description(k, keyid, desc, sizeof(desc));
+	pgpk_canon_key_description(k, keyid, desc);
 	b.data = (const u8 *)desc;
 	b.len = (u32)strlen(desc);
 	pgpk_dump_text(d, "description", &b);
@@ -189,18 +213,16 @@ static void pgpk_dump_key(struct pgpk_dump *d, const struct pgpk_key *k)
 		pgpk_dump_text(d, "user_id", &k->user_id);
 	if (PGPK_HAS(k, PGPK_KEY_USER_ID_OFFSET))
 		pgpk_dump_u64(d, "user_id_offset", k->user_id_offset);
-	if (PGPK_HAS(k, PGPK_KEY_EXPIRES))
-		pgpk_dump_u64(d, "expires", k->expires);
-	if (PGPK_HAS(k, PGPK_KEY_KEY_FLAGS))
-		pgpk_dump_u64(d, "key_flags", k->key_flags);
 	if (PGPK_HAS(k, PGPK_KEY_PRIMARY))
 		pgpk_dump_material(d, "primary", &k->primary);
 	if (PGPK_HAS(k, PGPK_KEY_CERTIFICATION))
 		pgpk_dump_sig(d, "certification", &k->certification);
-	if (PGPK_HAS(k, PGPK_KEY_BOUND))
-		pgpk_dump_u64(d, "bound", k->bound);
 	if (PGPK_HAS(k, PGPK_KEY_SOFT_REVOKED))
 		pgpk_dump_u64(d, "soft_revoked", k->soft_revoked);
+	if (PGPK_HAS(k, PGPK_KEY_SELF_SIGNATURE))
+		pgpk_dump_sig(d, "self_signature", &k->self_signature);
+	if (PGPK_HAS(k, PGPK_KEY_FIRST_BINDING))
+		pgpk_dump_sig(d, "first_binding", &k->first_binding);
 	pgpk_dump_close(d);
 }
 

@@ -208,15 +208,12 @@ static int pgpk_ima_convert(const uint8_t *cert, size_t cert_len,
  */
 static bool pgpk_ima_marked(const struct pgpk_key *k)
 {
-	static const uint8_t mark[PGPK_IMA_MARK_LEN] = PGPK_IMA_MARK_INIT;
 	const struct pgpk_bytes *area = &k->certification.hashed_area;
 	struct pgpk_hashed h;
 
 	return k->subkey && PGPK_HAS(k, PGPK_KEY_CERTIFICATION) &&
 	       k->certification.type == 0x18 &&
-	       pgpk_hashed_walk(area->data, area->len, mark, sizeof(mark),
-				&h) &&
-	       h.marked;
+	       pgpk_hashed_walk(area->data, area->len, &h) && h.marked;
 }
 
 /*

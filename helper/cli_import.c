@@ -17,10 +17,12 @@
  *                (--anchors, default /etc/pgpk/anchors/)
  *   subkeys      as canonical Keys, as `pgpk-helper key --select` makes
  *                them: the kernel asks no upcall for subkeys
- *   description  the one pgpk keys had before the kernel named them "PGP
- *                key <key ID>": the user ID without its comment, a space,
- *                the last 8 hex digits of the key ID; "PGP subkey <key
- *                ID>" for a subkey (pgpk_canon_key_description())
+ *   description  the kernel's: none is given, so the kernel names the
+ *                key as the 2022 patch set did (the user ID its primary
+ *                key's self-signature certifies, without its comment, a
+ *                space, the last 8 hex digits of the key ID:
+ *                kernel/pgpk_frame.c pgpk_name()); printed as the same
+ *                code computes it here (pgpk_canon_key_description())
  *
  * This process only splits the files into certificates (packet framing,
  * pgpk_cert_starts()).  Each certificate is parsed and converted by a
@@ -177,8 +179,8 @@ static void pgpk_import_add(struct pgpk_import *im, const uint8_t *blob,
 		len = im->cert_len;
 		how = "OpenPGP";
 	}
-	pgpk_canon_key_description(k, keyid, desc, sizeof(desc));
-	id = add_key("asymmetric", desc, payload, len, im->keyring);
+	pgpk_canon_key_description(k, keyid, desc);
+	id = add_key("asymmetric", "", payload, len, im->keyring);
 	if (id < 0) {
 		printf("%s %s RSA: %s (%s) (%s, %zu octets) \"%s\"\n", hex,
 		       k->subkey ? "subkey" : "key", strerror(errno),

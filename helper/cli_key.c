@@ -6,8 +6,8 @@
  * pgpk-helper sig [--data FILE] [POLICY] FILE|-
  *
  * The canonical blob pgpk_convert() produces, on stdout: what
- * `keyctl padd asymmetric` (a key) and `keyctl padd pgpk_test` or
- * pgpk_verify_signature() (a signature) take without an upcall.  convert
+ * `keyctl padd asymmetric` (a key) and `keyctl padd pgpk_test` (a
+ * signature) take without an upcall.  convert
  * decides by the input: a certificate (a public key packet first, or an
  * armored PUBLIC KEY BLOCK) becomes a Key, anything else Signatures.
  *

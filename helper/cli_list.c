@@ -18,6 +18,7 @@
 
 #include "helper/commands.h"
 #include "helper/openpgp/openpgp.h"
+#include "kernel/pgpk_canon.h"
 
 static void pgpk_hex(FILE *out, const uint8_t *p, size_t n)
 {
@@ -156,7 +157,7 @@ static void pgpk_date(char *buf, size_t size, int64_t t)
 static void pgpk_text_key(FILE *out, const struct pgpk_cert *cert,
 			  const struct pgpk_pubkey *key)
 {
-	char created[32], expires[32], desc[300];
+	char created[32], expires[32], desc[PGPK_NAME_SIZE];
 
 	pgpk_date(created, sizeof(created), key->created);
 	fprintf(out, "%s   %s%u/", key->subkey ? "sub" : "pub",

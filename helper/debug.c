@@ -45,13 +45,19 @@ static void pgpk_print_sig(const char *label, const struct pgpk_sig *s)
 {
 	const char *hash = pgpk_hash_name(s->hash_algorithm);
 
-	printf("%s: v%u type 0x%02x pk %u hash %s (%u) created %u expires "
-	       "%" PRIu64 " quick-check %04X, %u-bit value, hashed area %u "
-	       "octets\n",
+	struct pgpk_hashed h;
+
+	printf("%s: v%u type 0x%02x pk %u hash %s (%u) created %u "
+	       "quick-check %04X, %u-bit value, hashed area %u octets\n",
 	       label, s->version, s->type, s->pubkey_algorithm,
-	       hash ? hash : "?", s->hash_algorithm, s->created,
-	       (uint64_t)s->expires, s->quick_check, pgpk_be_bits(&s->rsa_s),
-	       s->hashed_area.len);
+	       hash ? hash : "?", s->hash_algorithm, s->created, s->quick_check,
+	       pgpk_be_bits(&s->rsa_s), s->hashed_area.len);
+	if (!pgpk_hashed_walk(s->hashed_area.data, s->hashed_area.len, &h))
+		printf("  hashed area refused by the kernel's walk\n");
+	else if (h.expires || h.key_expires || h.key_flags != 0xff)
+		printf("  expires %u s after it, key expires %u s after the key, key flags 0x%02x%s\n",
+		       h.expires, h.key_expires, h.key_flags,
+		       h.key_flags == 0xff ? " (none said)" : "");
 	if (PGPK_HAS(s, PGPK_SIG_ISSUER_FINGERPRINT))
 		pgpk_print_hex("  issuer fingerprint: ",
 			       &s->issuer_fingerprint);
@@ -77,10 +83,6 @@ static void pgpk_print_canon(const struct pgpk_canon *c)
 			       (int)k->user_id.len,
 			       (const char *)k->user_id.data,
 			       k->user_id_offset);
-		printf("  expires %" PRIu64 ", key flags 0x%02x\n",
-		       (uint64_t)k->expires, k->key_flags);
-		if (PGPK_HAS(k, PGPK_KEY_BOUND))
-			printf("  signs from %u (bound)\n", k->bound);
 		if (PGPK_HAS(k, PGPK_KEY_SOFT_REVOKED))
 			printf("  signs before %u (soft revocation)\n",
 			       k->soft_revoked);
@@ -88,6 +90,10 @@ static void pgpk_print_canon(const struct pgpk_canon *c)
 			pgpk_print_material("  primary", &k->primary);
 		if (PGPK_HAS(k, PGPK_KEY_CERTIFICATION))
 			pgpk_print_sig("  certification", &k->certification);
+		if (PGPK_HAS(k, PGPK_KEY_SELF_SIGNATURE))
+			pgpk_print_sig("  self-signature", &k->self_signature);
+		if (PGPK_HAS(k, PGPK_KEY_FIRST_BINDING))
+			pgpk_print_sig("  first binding", &k->first_binding);
 	}
 	if (PGPK_HAS(c, PGPK_CANON_SIGNATURE))
 		pgpk_print_sig("signature", &c->sigs[0]);

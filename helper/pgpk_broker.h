@@ -56,6 +56,13 @@
  *                 broker ran out of memory
  *   EAGAIN, EMFILE, ENFILE  fork or pipe failed
  *   the kernel's errno  keyctl_instantiate() refused the answer
+ *
+ * and, from the upcall before any of this (helper/upcall.c):
+ *
+ *   EDQUOT        the requester already has --max-per-uid upcalls in
+ *                 flight (helper/pgpk_quota.h)
+ *   EIO           /run/pgpk is unusable (not root's alone), or the
+ *                 kernel's description or callout could not be read
  */
 #ifndef PGPK_BROKER_H
 #define PGPK_BROKER_H

@@ -2,8 +2,8 @@
 /*
  * What user space computes from a decoded canonical Key, as the kernel
  * does: its fingerprint and key ID from the rebuilt key packet, and the
- * description pgpk keys had before the kernel named them "PGP key <key
- * ID>" (pgpk-helper import gives it back).
+ * description the kernel gives it (seed 007's: kernel/pgpk_frame.c
+ * pgpk_name()).
  */
 #ifndef PGPK_CANON_KEY_H
 #define PGPK_CANON_KEY_H
@@ -14,7 +14,7 @@
 
 #define PGPK_CANON_FPR_MAX 32 /* v6: SHA-256 */
 #define PGPK_CANON_KEYID_LEN 8
-#define PGPK_CANON_DESC_MAX 256 /* with its NUL */
+#define PGPK_CANON_DESC_MAX PGPK_NAME_SIZE /* with its NUL */
 
 /*
  * RFC 9580 5.5.4: the fingerprint of the key packet rebuilt from m
@@ -25,13 +25,13 @@ size_t pgpk_canon_key_ids(const struct pgpk_key_material *m, u8 *fpr,
 			  u8 *keyid);
 
 /*
- * The 2022 patch set's description: the user ID up to a NUL, without its
- * comment (from the first '(', with the spaces before it), at most 246
- * octets, control characters as '?', a space, the last 8 hex digits of
- * the key ID in lower case; without a user ID (a subkey has none) "PGP
- * key <key ID>" or "PGP subkey <key ID>".  At most size - 1 octets.
+ * The description the kernel gives key k with key ID keyid when add_key
+ * is given none: pgpk_name() of the user ID if the primary key's
+ * self-signature certifies it (Key.self_signature, else a primary key's
+ * certification: kernel/pgpk_key.c pgpk_self_sigs()), else of none.
+ * buf: PGPK_CANON_DESC_MAX octets.
  */
 void pgpk_canon_key_description(const struct pgpk_key *k, const u8 *keyid,
-				char *buf, size_t size);
+				char *buf);
 
 #endif /* PGPK_CANON_KEY_H */

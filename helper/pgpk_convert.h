@@ -65,8 +65,7 @@ struct pgpk_convert_opts {
 	const void *sig_filter_arg;
 	/*
 	 * PGPK_WANT_SIG, detached signatures: the signed data, carried in
-	 * the answer as Canonical.content (pgpk_test and a
-	 * pgpk_verify_signature() caller without the data need it there).
+	 * the answer as Canonical.content (pgpk_test needs it there).
 	 * For a text signature (0x01) it is canonicalised as GnuPG hashes
 	 * it (pgpk_text_canonicalize_detached()); the kernel hashes the
 	 * content as given.  NULL: no content for a detached signature.

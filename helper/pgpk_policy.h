@@ -31,6 +31,8 @@
 #define PGPK_POLICY_HASHES "sha256,sha384,sha512"
 #define PGPK_POLICY_MAX_INPUT (1024 * 1024)
 #define PGPK_POLICY_TIMEOUT_MS 2000
+/* Requests of one uid in flight (helper/pgpk_quota.h); 0: no bound. */
+#define PGPK_POLICY_MAX_PER_UID 4
 /*
  * Seconds a signature's creation time may lie ahead of the clock before
  * it is refused as made in the future (clocks of signer and verifier
@@ -53,6 +55,7 @@ struct pgpk_policy {
 	unsigned int timeout_ms; /* watchdog for the parser child */
 	size_t max_answer; /* largest answer accepted, octets */
 	const char *sandbox_user; /* user the parser runs as (when root) */
+	unsigned int max_per_uid; /* upcalls of one uid in flight, 0: any */
 };
 
 void pgpk_policy_default(struct pgpk_policy *policy);

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "helper/pgpk_policy.h"
+#include "helper/pgpk_quota.h"
 
 static const struct {
 	const char *name;
@@ -103,6 +104,7 @@ void pgpk_policy_default(struct pgpk_policy *policy)
 	policy->timeout_ms = PGPK_POLICY_TIMEOUT_MS;
 	policy->max_answer = PGPK_POLICY_MAX_ANSWER;
 	policy->sandbox_user = NULL;
+	policy->max_per_uid = PGPK_POLICY_MAX_PER_UID;
 }
 
 static int pgpk_parse_ulong(const char *opt, const char *val, unsigned long lo,
@@ -130,6 +132,7 @@ enum pgpk_opt_id {
 	PGPK_OPT_TIMEOUT_MS,
 	PGPK_OPT_NEGATIVE_TIMEOUT,
 	PGPK_OPT_SANDBOX_USER,
+	PGPK_OPT_MAX_PER_UID,
 };
 
 static const struct {
@@ -156,6 +159,8 @@ static const struct {
 	  "obsolete, ignored (the kernel caches no refusal)" },
 	{ "--sandbox-user", PGPK_OPT_SANDBOX_USER, "USER",
 	  "user the parser runs as when root [a uid of its own]" },
+	{ "--max-per-uid", PGPK_OPT_MAX_PER_UID, "N",
+	  "upcalls of one user in flight, more: EDQUOT; 0: no bound [4]" },
 };
 
 #define PGPK_NR_OPTS (sizeof(pgpk_policy_opts) / sizeof(pgpk_policy_opts[0]))
@@ -219,6 +224,12 @@ static int pgpk_policy_apply(struct pgpk_policy *policy, enum pgpk_opt_id id,
 			return -1;
 		}
 		policy->sandbox_user = val;
+		return 0;
+	case PGPK_OPT_MAX_PER_UID:
+		if (pgpk_parse_ulong(opt, val, 0, PGPK_QUOTA_MAX_SLOTS, &n,
+				     err))
+			return -1;
+		policy->max_per_uid = (unsigned int)n;
 		return 0;
 	}
 	return -1;
@@ -288,8 +299,7 @@ static int pgpk_check_rsa(const struct pgpk_policy *policy,
 }
 
 static int pgpk_check_key(const struct pgpk_policy *policy,
-			  const struct pgpk_key *key, int64_t now, char *why,
-			  size_t why_len)
+			  const struct pgpk_key *key, char *why, size_t why_len)
 {
 	int ret;
 
@@ -303,14 +313,9 @@ static int pgpk_check_key(const struct pgpk_policy *policy,
 		if (ret)
 			return ret;
 	}
-	/* RFC 9580 5.2.3.13: expiry is a hint, but a refusal is safe. */
-	if (!policy->allow_expired && key->expires &&
-	    (int64_t)key->expires <= now) {
-		snprintf(why, why_len,
-			 "policy: key expired at %" PRIu64 " (now %" PRId64 ")",
-			 (uint64_t)key->expires, now);
-		return -EKEYEXPIRED;
-	}
+	/* A key's expiry is the kernel's, read from the self-signatures it
+	 * verifies (kernel/pgpk_key.c pgpk_self_sigs()): --allow-expired
+	 * cannot lift it there. */
 	return 0;
 }
 
@@ -324,6 +329,7 @@ int pgpk_policy_check_sig(const struct pgpk_policy *policy,
 			  size_t why_len)
 {
 	const char *name = pgpk_hash_name(sig->hash_algorithm);
+	struct pgpk_hashed h;
 
 	/* RFC 9580 9.5: hash by ID; anything not allowed is refused. */
 	if (!pgpk_policy_hash_allowed(policy, sig->hash_algorithm)) {
@@ -346,13 +352,14 @@ int pgpk_policy_check_sig(const struct pgpk_policy *policy,
 			 PGPK_POLICY_CLOCK_SKEW);
 		return -EKEYREJECTED;
 	}
-	/* RFC 9580 5.2.3.18 */
-	if (!policy->allow_expired && sig->expires &&
-	    (int64_t)sig->expires <= now) {
+	/* RFC 9580 5.2.3.18: as the kernel's walk reads the hashed area */
+	if (!policy->allow_expired &&
+	    pgpk_hashed_walk(sig->hashed_area.data, sig->hashed_area.len, &h) &&
+	    h.expires && (int64_t)h.created + h.expires <= now) {
 		snprintf(why, why_len,
 			 "policy: signature expired at %" PRIu64
 			 " (now %" PRId64 ")",
-			 (uint64_t)sig->expires, now);
+			 (uint64_t)h.created + h.expires, now);
 		return -EKEYEXPIRED;
 	}
 	return 0;
@@ -377,6 +384,6 @@ int pgpk_policy_check(const struct pgpk_policy *policy,
 		      int64_t now, char *why, size_t why_len)
 {
 	if (want == PGPK_WANT_KEY)
-		return pgpk_check_key(policy, &canon->key, now, why, why_len);
+		return pgpk_check_key(policy, &canon->key, why, why_len);
 	return pgpk_check_sigs(policy, canon, now, why, why_len);
 }

@@ -16,16 +16,25 @@
  * parser convert the certificate's primary key (helper/broker.c), and
  * either instantiates the key with the re-validated canonical blob or
  * rejects it with an errno for PGPK_REJECT_TIMEOUT seconds.  One log line
- * per request says which.  The kernel waits at most its upcall_timeout
- * (module parameter, 5 s by default): --timeout-ms must stay below it.
+ * per request says which, naming the requester (the key's owner).  The
+ * kernel waits at most its upcall_timeout (module parameter, 5 s by
+ * default): --timeout-ms must stay below it.
+ *
+ * Before it reads the OpenPGP bytes, the request takes one of its
+ * requester's --max-per-uid slots (4) for the rest of the process, at
+ * that slot's nice value, or is refused at once with EDQUOT; a user's
+ * log lines are rate-limited (helper/pgpk_quota.h).
  *
  * Only this file talks to the kernel's key management (libkeyutils).
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <time.h>
+#include <sys/resource.h>
 
 #include <keyutils.h>
 
@@ -33,12 +42,15 @@
 #include "helper/pgpk_broker.h"
 #include "helper/pgpk_child.h"
 #include "helper/pgpk_log.h"
+#include "helper/pgpk_quota.h"
 #include "helper/pgpk_runtime.h"
 
 struct pgpk_upcall {
 	key_serial_t key;
 	const char *key_type; /* "pgpk"; tests route "user" keys here */
 	const char *anchors; /* NULL: PGPK_ANCHORS_DIR */
+	struct pgpk_log log;
+	struct pgpk_quota quota; /* the requester's slot and log lines */
 };
 
 static int pgpk_upcall_instantiate(void *ctx, const uint8_t *blob, size_t len)
@@ -76,16 +88,29 @@ static void pgpk_upcall_usage(FILE *out)
 	pgpk_policy_usage(out);
 }
 
-/* "type;uid;gid;perm;description" -> description, after a type check. */
-static const char *pgpk_upcall_description(const char *raw, const char *type)
+/*
+ * "type;uid;gid;perm;description" -> description, after a type check,
+ * and the uid (decimal: keyctl_describe(3)).
+ */
+static const char *pgpk_upcall_description(const char *raw, const char *type,
+					   uid_t *uid)
 {
 	size_t type_len = strlen(type);
-	const char *p = raw;
+	unsigned long v;
+	const char *p;
+	char *end;
 	int i;
 
 	if (strncmp(raw, type, type_len) != 0 || raw[type_len] != ';')
 		return NULL;
-	for (i = 0; i < 4; i++) {
+	p = raw + type_len + 1;
+	errno = 0;
+	v = strtoul(p, &end, 10);
+	if (*p < '0' || *p > '9' || *end != ';' || errno ||
+	    v >= PGPK_QUOTA_UNKNOWN)
+		return NULL;
+	*uid = (uid_t)v;
+	for (p = end, i = 0; i < 3; i++) {
 		p = strchr(p, ';');
 		if (!p)
 			return NULL;
@@ -184,16 +209,55 @@ static int pgpk_upcall_level(int error)
 	case EKEYEXPIRED:
 	case EMSGSIZE:
 	case ENOKEY:
+	case EDQUOT:
 		return LOG_WARNING;
 	}
 	return LOG_ERR;
+}
+
+static uint64_t pgpk_upcall_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec;
+}
+
+/*
+ * A line about this request, naming its requester ("uid ?" before he is
+ * known); at most PGPK_QUOTA_LOG_BURST in a window for each user
+ * (helper/pgpk_quota.h), then one saying how many were left out.
+ */
+static void __attribute__((format(printf, 3, 4)))
+pgpk_upcall_log(struct pgpk_upcall *up, int priority, const char *fmt, ...)
+{
+	unsigned long missed;
+	char who[16], line[448];
+	va_list ap;
+
+	if (!pgpk_quota_log_ok(&up->quota, pgpk_upcall_seconds(), &missed))
+		return;
+	if (up->quota.uid == PGPK_QUOTA_UNKNOWN)
+		snprintf(who, sizeof(who), "uid ?");
+	else
+		snprintf(who, sizeof(who), "uid %u",
+			 (unsigned int)up->quota.uid);
+	if (missed)
+		pgpk_log_line(&up->log, LOG_WARNING,
+			      "%s: %lu lines suppressed (over %u in %u s)", who,
+			      missed, PGPK_QUOTA_LOG_BURST,
+			      PGPK_QUOTA_LOG_WINDOW);
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	pgpk_log_line(&up->log, priority, "%s: %s", who, line);
 }
 
 /*
  * The module waits upcall_timeout seconds for the answer, then refuses
  * with ETIMEDOUT: a watchdog as long kills the parser too late.
  */
-static void pgpk_upcall_check_timeout(const struct pgpk_log *log,
+static void pgpk_upcall_check_timeout(struct pgpk_upcall *up,
 				      const struct pgpk_policy *policy)
 {
 	unsigned int secs = 0;
@@ -203,34 +267,185 @@ static void pgpk_upcall_check_timeout(const struct pgpk_log *log,
 		return;
 	if (fscanf(f, "%u", &secs) == 1 && secs &&
 	    policy->timeout_ms >= secs * 1000U)
-		pgpk_log_line(log, LOG_WARNING,
-			      "--timeout-ms=%u is not below the module's "
-			      "upcall_timeout of %u s: the kernel gives up "
-			      "first (check pgpk.conf)",
-			      policy->timeout_ms, secs);
+		pgpk_upcall_log(up, LOG_WARNING,
+				"--timeout-ms=%u is not below the module's "
+				"upcall_timeout of %u s: the kernel gives up "
+				"first (check pgpk.conf)",
+				policy->timeout_ms, secs);
 	fclose(f);
+}
+
+/*
+ * What the kernel sent, vetted there (a bad one is malformed): the key's
+ * description, and its owner, the requester (request_key() makes the
+ * key with his fsuid).  0, or the errno to reject with.
+ */
+static int pgpk_upcall_describe(struct pgpk_upcall *up, char **raw,
+				const char **desc, struct pgpk_request *req,
+				char *why, size_t why_len)
+{
+	int err;
+
+	if (keyctl_describe_alloc(up->key, raw) < 0) {
+		err = errno;
+		snprintf(why, why_len, "cannot describe the key: %s",
+			 strerror(err));
+		return err == EBADMSG ? EIO : err;
+	}
+	*desc = pgpk_upcall_description(*raw, up->key_type, &up->quota.uid);
+	if (!*desc) {
+		snprintf(why, why_len, "not a %s key: %.64s", up->key_type,
+			 *raw);
+		return EBADMSG;
+	}
+	return -pgpk_request_parse(*desc, req, why, why_len);
+}
+
+/*
+ * One of the requester's --max-per-uid slots for the rest of this
+ * process, and its parser's, at the slot's nice value.  0, or the errno
+ * to reject with: EDQUOT (every slot of his is held), EIO (the state
+ * directory, or a slot file, is unusable: root's to fix).  Without room
+ * for the files (@state_err a shortage) the request runs slotless at
+ * nice 19.
+ */
+static int pgpk_upcall_admit(struct pgpk_upcall *up,
+			     const struct pgpk_policy *policy, int state_err,
+			     const char *state, char *why, size_t why_len)
+{
+	int ret = 0;
+
+	if (state_err && !pgpk_quota_shortage(-state_err)) {
+		snprintf(why, why_len, "%s", state);
+		return EIO;
+	}
+	if (state_err)
+		snprintf(
+			why, why_len,
+			"%s; running without a slot, at nice 19 (make room in /run)",
+			state);
+	else
+		ret = pgpk_quota_take(&up->quota, policy->max_per_uid, why,
+				      why_len);
+	if (ret)
+		return -ret;
+	if (why[0])
+		pgpk_upcall_log(up, LOG_WARNING, "key %d: %s", up->key, why);
+	/* Only raises it (a broker starts at the kernel's nice 0). */
+	setpriority(PRIO_PROCESS, 0,
+		    pgpk_quota_nice(up->quota.slot, policy->max_per_uid));
+	return 0;
+}
+
+/* The OpenPGP bytes: the authorisation key's payload.  0 or an errno. */
+static int pgpk_upcall_callout(void **data, size_t *len, char *why,
+			       size_t why_len)
+{
+	long n = keyctl_read_alloc(KEY_SPEC_REQKEY_AUTH_KEY, data);
+	int err = errno;
+
+	if (n > 0) {
+		*len = (size_t)n;
+		return 0;
+	}
+	snprintf(why, why_len, "no callout data: %s",
+		 n < 0 ? strerror(err) : "empty");
+	if (n < 0)
+		return err == EBADMSG ? EIO : err;
+	return EBADMSG;
+}
+
+static void pgpk_upcall_verdict(struct pgpk_upcall *up, const char *desc,
+				const struct pgpk_broker_result *res)
+{
+	if (res->error)
+		pgpk_upcall_log(up, pgpk_upcall_level(res->error),
+				"key %d %.20s...: rejected %s for %u s: %s "
+				"(%llu us)%s",
+				up->key, desc, pgpk_errno_name(res->error),
+				res->timeout, res->reason,
+				(unsigned long long)res->elapsed_us,
+				res->ops_error ? "; keyctl_reject failed" : "");
+	else
+		pgpk_upcall_log(up, res->ops_error ? LOG_ERR : LOG_INFO,
+				"key %d %.20s...: instantiated: %s (%llu us)%s",
+				up->key, desc, res->reason,
+				(unsigned long long)res->elapsed_us,
+				res->ops_error ? "; keyctl_instantiate failed" :
+						 "");
+}
+
+/* The sandboxed conversion and its verdict; the exit status. */
+static int pgpk_upcall_convert(struct pgpk_upcall *up,
+			       const struct pgpk_policy *policy,
+			       const struct pgpk_request *req, const char *desc,
+			       const void *data, size_t len)
+{
+	struct pgpk_anchor_set anchors = { 0 };
+	struct pgpk_broker_result res;
+	struct pgpk_broker broker = {
+		.policy = policy,
+		.ops = &pgpk_upcall_ops,
+		.ops_ctx = up,
+		.child = pgpk_child_convert,
+	};
+	char note[320];
+
+	/* Root's configuration: read here, parsed only in the sandbox. */
+	if (pgpk_anchors_read(up->anchors, &anchors, note, sizeof(note)) ||
+	    anchors.skipped)
+		pgpk_upcall_log(up, LOG_WARNING, "key %d: %s (%zu skipped)",
+				up->key, note, anchors.skipped);
+	broker.anchors = anchors.files;
+	broker.nanchors = anchors.n;
+	pgpk_broker_run(&broker, req, data, len, &res);
+	pgpk_anchors_release(&anchors);
+	pgpk_upcall_verdict(up, desc, &res);
+	return res.ops_error ? 1 : 0;
+}
+
+/* Everything after the authority is assumed; the exit status. */
+static int pgpk_upcall_serve(struct pgpk_upcall *up,
+			     const struct pgpk_policy *policy, int state_err,
+			     const char *state)
+{
+	struct pgpk_request req;
+	const char *desc = NULL;
+	char *raw = NULL, why[384] = "";
+	void *data = NULL;
+	size_t len = 0;
+	int err, ret;
+
+	err = pgpk_upcall_describe(up, &raw, &desc, &req, why, sizeof(why)) ?:
+		      pgpk_upcall_admit(up, policy, state_err, state, why,
+					sizeof(why));
+	if (!err) {
+		pgpk_upcall_check_timeout(up, policy);
+		err = pgpk_upcall_callout(&data, &len, why, sizeof(why));
+	}
+	if (err) {
+		ret = pgpk_upcall_reject(up, PGPK_REJECT_TIMEOUT, err) ? 1 : 0;
+		pgpk_upcall_log(up, pgpk_upcall_level(err),
+				"key %d: rejected %s for %u s: %s", up->key,
+				pgpk_errno_name(err), PGPK_REJECT_TIMEOUT, why);
+	} else {
+		ret = pgpk_upcall_convert(up, policy, &req, desc, data, len);
+	}
+	free(data);
+	free(raw);
+	return ret;
 }
 
 int pgpk_cmd_upcall(int argc, char **argv)
 {
 	enum pgpk_log_mode mode = PGPK_LOG_AUTO;
-	struct pgpk_upcall up = { .key_type = "pgpk" };
-	struct pgpk_anchor_set anchors = { 0 };
-	struct pgpk_broker_result res;
-	struct pgpk_request req;
-	struct pgpk_policy policy;
-	struct pgpk_broker broker = {
-		.policy = &policy,
-		.ops = &pgpk_upcall_ops,
-		.ops_ctx = &up,
-		.child = pgpk_child_convert,
+	struct pgpk_upcall up = {
+		.key_type = "pgpk",
+		.quota.uid = PGPK_QUOTA_UNKNOWN,
 	};
-	struct pgpk_log log;
-	char *raw = NULL, why[256], note[320];
-	void *data = NULL;
-	const char *desc;
-	long len;
-	int ret, err;
+	struct pgpk_policy policy;
+	char state[256];
+	int ret, state_err;
 
 	pgpk_policy_default(&policy);
 	ret = pgpk_upcall_args(argc, argv, &policy, &mode, &up);
@@ -238,75 +453,19 @@ int pgpk_cmd_upcall(int argc, char **argv)
 		pgpk_upcall_bad_args(argc, argv, mode);
 		return ret;
 	}
-	pgpk_log_open(&log, mode);
+	pgpk_log_open(&up.log, mode);
+	/* The requester's slots and log lines (helper/pgpk_quota.h). */
+	state_err = pgpk_quota_open(&up.quota, PGPK_QUOTA_DIR, state,
+				    sizeof(state));
 	if (keyctl_assume_authority(up.key) < 0) {
-		pgpk_log_line(&log, LOG_ERR,
-			      "key %d: cannot assume authority:"
-			      " %s",
-			      up.key, strerror(errno));
+		pgpk_upcall_log(&up, LOG_ERR,
+				"key %d: cannot assume authority: %s", up.key,
+				strerror(errno));
 		ret = 1;
-		goto out_close_log;
+	} else {
+		ret = pgpk_upcall_serve(&up, &policy, state_err, state);
 	}
-	pgpk_upcall_check_timeout(&log, &policy);
-	/* What the kernel sent is vetted there: a bad one is malformed. */
-	err = EBADMSG;
-	if (keyctl_describe_alloc(up.key, &raw) < 0) {
-		err = errno == EBADMSG ? EIO : errno;
-		snprintf(why, sizeof(why), "cannot describe the key: %s",
-			 strerror(errno));
-		goto reject;
-	}
-	desc = pgpk_upcall_description(raw, up.key_type);
-	if (!desc) {
-		snprintf(why, sizeof(why), "not a %s key: %.64s", up.key_type,
-			 raw);
-		goto reject;
-	}
-	if (pgpk_request_parse(desc, &req, why, sizeof(why)))
-		goto reject;
-	len = keyctl_read_alloc(KEY_SPEC_REQKEY_AUTH_KEY, &data);
-	if (len <= 0) {
-		if (len < 0)
-			err = errno == EBADMSG ? EIO : errno;
-		snprintf(why, sizeof(why), "no callout data: %s",
-			 len < 0 ? strerror(errno) : "empty");
-		goto reject;
-	}
-	/* Root's configuration: read here, parsed only in the sandbox. */
-	if (pgpk_anchors_read(up.anchors, &anchors, note, sizeof(note)) ||
-	    anchors.skipped)
-		pgpk_log_line(&log, LOG_WARNING, "key %d: %s (%zu skipped)",
-			      up.key, note, anchors.skipped);
-	broker.anchors = anchors.files;
-	broker.nanchors = anchors.n;
-	pgpk_broker_run(&broker, &req, data, (size_t)len, &res);
-	if (res.error)
-		pgpk_log_line(&log, pgpk_upcall_level(res.error),
-			      "key %d %.20s...: rejected %s for %u s: %s "
-			      "(%llu us)%s",
-			      up.key, desc, pgpk_errno_name(res.error),
-			      res.timeout, res.reason,
-			      (unsigned long long)res.elapsed_us,
-			      res.ops_error ? "; keyctl_reject failed" : "");
-	else
-		pgpk_log_line(
-			&log, res.ops_error ? LOG_ERR : LOG_INFO,
-			"key %d %.20s...: instantiated: %s (%llu us)%s", up.key,
-			desc, res.reason, (unsigned long long)res.elapsed_us,
-			res.ops_error ? "; keyctl_instantiate failed" : "");
-	ret = res.ops_error ? 1 : 0;
-	goto out_free;
-
-reject:
-	ret = pgpk_upcall_reject(&up, PGPK_REJECT_TIMEOUT, err) ? 1 : 0;
-	pgpk_log_line(&log, pgpk_upcall_level(err),
-		      "key %d: rejected %s for %u s: %s", up.key,
-		      pgpk_errno_name(err), PGPK_REJECT_TIMEOUT, why);
-out_free:
-	pgpk_anchors_release(&anchors);
-	free(data);
-	free(raw);
-out_close_log:
-	pgpk_log_close(&log);
+	pgpk_quota_close(&up.quota);
+	pgpk_log_close(&up.log);
 	return ret;
 }

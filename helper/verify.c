@@ -562,15 +562,17 @@ static enum pgpk_verdict pgpk_verify_one(struct pgpk_verify_ctx *vc, size_t idx,
 	}
 
 	/* The kernel's pgpk_sig_digest(): the hashed area's framing holds
-	 * exactly one creation time, the signature's; RFC 9580 9.5: a v6
-	 * salt is as long as its hash says. */
-	if (!pgpk_hashed_walk(sig->hashed_area.data, sig->hashed_area.len, NULL,
-			      0, &hashed) ||
+	 * exactly one creation time, the signature's, and no critical
+	 * subpacket pgpk does not understand; RFC 9580 9.5: a v6 salt is as
+	 * long as its hash says. */
+	if (!pgpk_hashed_walk(sig->hashed_area.data, sig->hashed_area.len,
+			      &hashed) ||
 	    hashed.created != sig->created) {
-		snprintf(why, sizeof(why),
-			 "malformed: signature creation time %" PRIu32
-			 " is not the one creation time of its hashed area",
-			 sig->created);
+		snprintf(
+			why, sizeof(why),
+			"malformed: signature of %" PRIu32
+			": its hashed area is not framed as the kernel takes it (one creation time, this one; no critical subpacket pgpk does not understand)",
+			sig->created);
 		goto report;
 	}
 	if (sig->version == 6 &&
@@ -720,7 +722,7 @@ static enum pgpk_verdict pgpk_verify_converted(struct pgpk_verify_ctx *vc,
 
 /*
  * A canonical signature blob, decoded directly as the kernel does
- * (kernel/pgpk_sig.c pgpk_verify_signature()): Canonical.signature, then
+ * (kernel/pgpk_sig.c pgpk_test_preparse()): Canonical.signature, then
  * each of Canonical.more_signatures.  @canon: the blob decoded, or NULL
  * if the strict decoder refused it (@cerr).
  */

@@ -6,14 +6,13 @@
  * pgpk_frame.c    framing walks, comparisons     } also built for user space
  * pgpk_rebuild.c  key packet and trailer octets (shared with user space)
  * pgpk_sig.c      digests; the subtype: what a pgpk key verifies;
- *                 pgpk_verify_signature(); key type "pgpk_test"
+ *                 key type "pgpk_test"
  * pgpk_key.c      asymmetric key parser "pgpk" and its upcall (key type
  *                 "pgpk"); keyring ".pgpk"; init and exit
  */
 #ifndef _PGPK_H
 #define _PGPK_H
 
-#include <linux/verification.h>
 #include <crypto/hash_info.h>
 #include <crypto/public_key.h>
 #include "pgpk_canon.h"
@@ -35,16 +34,16 @@
 /*
  * A pgpk key's payload[asym_crypto]: its public_key first, so that
  * public_key_free() frees the whole, and what the subtype checks a
- * signature's time and use against.  Hints are the helper's or the
- * submitter's word (../SECURITY.md).
+ * signature's time and use against, read from the self-signatures the
+ * kernel verified (pgpk_key.c), but for the one hint (../SECURITY.md).
  */
 struct pgpk_public_key {
 	struct public_key pub;
 	u32 size;		/* modulus, octets */
-	u32 bound;		/* max(key packet's creation, Key.bound) */
+	u32 bound;		/* a subkey's first binding, or the key's creation */
 	u32 soft_revoked;	/* Key.soft_revoked, or U32_MAX: hint */
-	bool ima;		/* dedicated to IMA: confirmed */
-	u8 key_flags;		/* Key.key_flags, or 0xff without: hint */
+	bool ima;		/* dedicated to IMA */
+	u8 key_flags;		/* as its self-signature says; never certify: subkeys */
 };
 
 /*
@@ -54,8 +53,8 @@ struct pgpk_public_key {
  */
 struct pgpk_sig_info {
 	struct public_key_signature pks;
-	u32 created;		/* confirmed in the hashed area */
-	u64 expires;		/* 0, or as its hashed area says */
+	struct pgpk_hashed h;	/* what its hashed area says; no fpr */
+	u64 expires;		/* 0, or its creation + h.expires */
 	u8 type;
 };
 
@@ -82,17 +81,9 @@ u8 *pgpk_key_packet(const struct pgpk_key_material *m, size_t *len,
 int pgpk_ids(struct asymmetric_key_id **ids, const u8 *fpr, u32 fpr_len,
 	     const u8 *keyid);
 struct pgpk_sig_info *pgpk_sig_digest(const struct pgpk_sig *sig,
-				      const struct pgpk_signed *what,
-				      const u8 *mark, bool *marked);
+				      const struct pgpk_signed *what);
 int pgpk_rsa_verify(const struct public_key *pub, u32 size,
 		    const struct public_key_signature *sig);
-int pgpk_verify_signature(const void *data, size_t len,
-			  const void *raw_sig, size_t sig_len,
-			  struct key *trusted_keys,
-			  enum key_being_used_for usage,
-			  int (*view_content)(void *ctx, const void *data,
-					      size_t len, size_t asn1hdrlen),
-			  void *ctx);
 int pgpk_sig_init(void);
 void pgpk_sig_exit(void);
 

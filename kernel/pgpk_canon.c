@@ -28,24 +28,27 @@ struct pgpk_cursor {
 
 static int pgpk_fail(struct pgpk_cursor *c, const char *why)
 {
-	if (c->err && !c->err->why) {
+	if (!c->err->why) {
 		c->err->why = why;
 		c->err->offset = c->p - c->base;
 	}
 	return -EBADMSG;
 }
 
-/* A base-128 varint of at most 64 bits, in its shortest encoding. */
-static bool pgpk_varint(struct pgpk_cursor *c, u64 *v)
+/*
+ * A base-128 varint of at most 32 bits (every number of the schema, every
+ * length), in its shortest encoding.
+ */
+static bool pgpk_varint(struct pgpk_cursor *c, u32 *v)
 {
 	unsigned int i;
 
 	*v = 0;
-	for (i = 0; i < 10 && c->p + i < c->end; i++) {
-		*v |= (u64)(c->p[i] & 0x7f) << (7 * i);
+	for (i = 0; i < 5 && c->p + i < c->end; i++) {
+		*v |= (u32)(c->p[i] & 0x7f) << (7 * i);
 		if (c->p[i] & 0x80)
 			continue;
-		if ((i && !c->p[i]) || (i == 9 && c->p[i] > 1))
+		if ((i && !c->p[i]) || (i == 4 && c->p[i] > 15))
 			return false;
 		c->p += i + 1;
 		return true;
@@ -57,7 +60,7 @@ static bool pgpk_varint(struct pgpk_cursor *c, u64 *v)
 static bool pgpk_next(struct pgpk_cursor *c, u32 n, u32 wt)
 {
 	const u8 *start = c->p;
-	u64 tag;
+	u32 tag;
 
 	if (c->p < c->end && pgpk_varint(c, &tag) && tag == (n << 3 | wt))
 		return true;
@@ -65,35 +68,26 @@ static bool pgpk_next(struct pgpk_cursor *c, u32 n, u32 wt)
 	return false;
 }
 
-/*
- * Varint field @n, if next: at most @max, into the u64 at @out if @max
- * needs 64 bits, else into the u32 there.
- */
-static int pgpk_num(struct pgpk_cursor *c, u32 *present, u32 n, u64 max,
-		    void *out)
+/* Varint field @n, if next: at most @max. */
+static int pgpk_num(struct pgpk_cursor *c, u32 *present, u32 n, u32 max,
+		    u32 *out)
 {
-	u64 v;
-
 	if (!pgpk_next(c, n, 0))
 		return 0;
-	if (!pgpk_varint(c, &v) || v > max)
+	if (!pgpk_varint(c, out) || *out > max)
 		return pgpk_fail(c, "varint not minimal or out of range");
-	if (max > U32_MAX)
-		*(u64 *)out = v;
-	else
-		*(u32 *)out = v;
 	*present |= 1u << n;
 	return 0;
 }
 
-/* Length-delimited field @n, if next: *@len, else U64_MAX. */
+/* Length-delimited field @n, if next: *@len, else U32_MAX. */
 static int pgpk_delimited(struct pgpk_cursor *c, u32 *present, u32 n,
-			  u64 *len)
+			  u32 *len)
 {
-	*len = U64_MAX;
+	*len = U32_MAX;
 	if (!pgpk_next(c, n, 2))
 		return 0;
-	if (!pgpk_varint(c, len) || *len > (u64)(c->end - c->p))
+	if (!pgpk_varint(c, len) || *len > (size_t)(c->end - c->p))
 		return pgpk_fail(c, "field runs past the end of its message");
 	*present |= 1u << n;
 	return 0;
@@ -106,10 +100,10 @@ static int pgpk_delimited(struct pgpk_cursor *c, u32 *present, u32 n,
 static int pgpk_bytes(struct pgpk_cursor *c, u32 *present, u32 n, u32 min,
 		      u32 max, bool be, struct pgpk_bytes *b)
 {
-	u64 len;
+	u32 len;
 	int ret = pgpk_delimited(c, present, n, &len);
 
-	if (ret || len == U64_MAX)
+	if (ret || len == U32_MAX)
 		return ret;
 	if (len < min || len > max || (be && !c->p[0]))
 		return pgpk_fail(c, "length out of bounds, or a leading zero");
@@ -125,10 +119,10 @@ static int pgpk_msg(struct pgpk_cursor *c, u32 *present, u32 n,
 		    int (*read)(struct pgpk_cursor *c, void *out), void *out)
 {
 	const u8 *end = c->end;
-	u64 len;
+	u32 len;
 	int ret = pgpk_delimited(c, present, n, &len);
 
-	if (ret || len == U64_MAX)
+	if (ret || len == U32_MAX)
 		return ret;
 	c->end = c->p + len;
 	ret = read(c, out);
@@ -183,7 +177,6 @@ static int pgpk_read_sig(struct pgpk_cursor *c, void *out)
 	      pgpk_num(c, has, 3, 255, &s->pubkey_algorithm) ?:
 	      pgpk_num(c, has, 4, 255, &s->hash_algorithm) ?:
 	      pgpk_num(c, has, 5, U32_MAX, &s->created) ?:
-	      pgpk_num(c, has, 6, U64_MAX, &s->expires) ?:
 	      pgpk_bytes(c, has, 7, 0, PGPK_MAX_HASHED_AREA, false,
 			 &s->hashed_area) ?:
 	      pgpk_bytes(c, has, 8, 16, 32, false, &s->salt) ?:
@@ -201,25 +194,20 @@ static int pgpk_read_sig(struct pgpk_cursor *c, void *out)
 static int pgpk_read_key(struct pgpk_cursor *c, void *out)
 {
 	struct pgpk_key *k = out;
-	u32 *has = &k->present, subkey = 0;
-	int ret;
+	u32 *has = &k->present;
 
-	ret = pgpk_msg(c, has, 1, pgpk_read_material, &k->material) ?:
-	      pgpk_num(c, has, 2, U32_MAX, &k->packet_offset) ?:
-	      pgpk_num(c, has, 3, 1, &subkey) ?:
-	      pgpk_bytes(c, has, 4, 1, PGPK_MAX_USER_ID, false, &k->user_id) ?:
-	      pgpk_num(c, has, 5, U32_MAX, &k->user_id_offset) ?:
-	      pgpk_num(c, has, 6, U64_MAX, &k->expires) ?:
-	      pgpk_num(c, has, 7, 255, &k->key_flags) ?:
-	      pgpk_msg(c, has, 8, pgpk_read_material, &k->primary) ?:
-	      pgpk_msg(c, has, 10, pgpk_read_sig, &k->certification) ?:
-	      pgpk_num(c, has, 12, U32_MAX, &k->bound) ?:
-	      pgpk_num(c, has, 13, U32_MAX, &k->soft_revoked);
-	if (ret)
-		return ret;
-	k->subkey = subkey;
 	/* A subkey comes with its primary key (to hash its binding). */
-	return pgpk_end(c, *has, 1u << 1, k->subkey !=
+	return pgpk_msg(c, has, 1, pgpk_read_material, &k->material) ?:
+	       pgpk_num(c, has, 2, U32_MAX, &k->packet_offset) ?:
+	       pgpk_num(c, has, 3, 1, &k->subkey) ?:
+	       pgpk_bytes(c, has, 4, 1, PGPK_MAX_USER_ID, false, &k->user_id) ?:
+	       pgpk_num(c, has, 5, U32_MAX, &k->user_id_offset) ?:
+	       pgpk_msg(c, has, 8, pgpk_read_material, &k->primary) ?:
+	       pgpk_msg(c, has, 10, pgpk_read_sig, &k->certification) ?:
+	       pgpk_num(c, has, 13, U32_MAX, &k->soft_revoked) ?:
+	       pgpk_msg(c, has, 14, pgpk_read_sig, &k->self_signature) ?:
+	       pgpk_msg(c, has, 15, pgpk_read_sig, &k->first_binding) ?:
+	       pgpk_end(c, *has, 1u << 1, k->subkey !=
 			PGPK_HAS(k, PGPK_KEY_PRIMARY) ?
 			"a primary key is for a subkey, and only" : NULL);
 }
@@ -269,7 +257,7 @@ int pgpk_canon_form(const u8 *blob, size_t len)
  * @blob: the blob, magic included
  * @len: its length
  * @out: the decoded message; its pgpk_bytes point into @blob
- * @err: if not NULL, why and where the blob was refused
+ * @err: why and where the blob was refused
  *
  * Return: 0, or -EBADMSG if @blob is not a canonical encoding.
  */
@@ -279,8 +267,7 @@ int pgpk_canon_decode(const u8 *blob, size_t len, struct pgpk_canon *out,
 	struct pgpk_cursor c = { blob, blob, blob + len, err };
 
 	memset(out, 0, sizeof(*out));
-	if (err)
-		memset(err, 0, sizeof(*err));
+	memset(err, 0, sizeof(*err));
 	if (len > PGPK_MAX_BLOB || pgpk_canon_form(blob, len) != PGPK_FORM_CANONICAL)
 		return pgpk_fail(&c, "no magic, or larger than 1 MiB - 1");
 	c.p += PGPK_MAGIC_LEN;

@@ -43,9 +43,10 @@
 
 /* The field numbers the kernel tests for presence. */
 #define PGPK_SIG_SALT		8
-#define PGPK_KEY_KEY_FLAGS	7
 #define PGPK_KEY_PRIMARY	8
 #define PGPK_KEY_SOFT_REVOKED	13
+#define PGPK_KEY_SELF_SIGNATURE	14
+#define PGPK_KEY_FIRST_BINDING	15
 #define PGPK_CANON_KEY		1
 #define PGPK_CANON_SIGNATURE	2
 #define PGPK_CANON_CONTENT	3
@@ -74,7 +75,6 @@ struct pgpk_sig {
 	u32 pubkey_algorithm;
 	u32 hash_algorithm;
 	u32 created;
-	u64 expires;
 	struct pgpk_bytes hashed_area;
 	struct pgpk_bytes salt;
 	u32 quick_check;
@@ -88,20 +88,19 @@ struct pgpk_key {
 	u32 present;
 	struct pgpk_key_material material;
 	u32 packet_offset;
-	bool subkey;
+	u32 subkey;		/* 0 or 1 */
 	struct pgpk_bytes user_id;
 	u32 user_id_offset;
-	u64 expires;
-	u32 key_flags;
 	struct pgpk_key_material primary;
 	struct pgpk_sig certification;
-	u32 bound;
 	u32 soft_revoked;
+	struct pgpk_sig self_signature;
+	struct pgpk_sig first_binding;
 };
 
 /*
  * sigs[0] is Canonical.signature, sigs[1..nr_more] its more_signatures,
- * in order.  About 2.5 KiB: the kernel allocates it.
+ * in order.  About 3 KiB: the kernel allocates it.
  */
 struct pgpk_canon {
 	u32 present;
@@ -130,21 +129,47 @@ int pgpk_canon_form(const u8 *blob, size_t len);
 #define PGPK_TAG_USER_ID	13
 #define PGPK_TAG_PUBLIC_SUBKEY	14
 
+/*
+ * RFC 9580 5.2.3.7: a critical subpacket whose type an implementation
+ * does not understand makes the signature invalid.  The types pgpk (the
+ * kernel's walk and the helper's parser alike) takes as critical: 2-4,
+ * 7, 9-12, 16, 21-35 but 20 (a critical notation, 5.2.3.24, is never
+ * understood), 37-39.  Not a trust signature (5) nor its regular
+ * expression (6), which limit what a certification says and which pgpk
+ * does not enforce; nor reserved, private and unknown types.
+ */
+#define PGPK_CRITICAL_OK	0xefffe11e9cULL
+
+/* RFC 9580 5.2.3.29: key flags octet 1. */
+#define PGPK_KEY_FLAG_CERTIFY	0x01
+#define PGPK_KEY_FLAG_SIGN	0x02
+
 /* What a v4/v6 signature's hashed area says, as its framing shows. */
 struct pgpk_hashed {
 	u32 created;		/* the one Signature Creation Time */
 	u32 expires;		/* Signature Expiration Time (after it), or 0 */
+	u32 key_expires;	/* Key Expiration Time (after the key), or 0 */
+	u8 key_flags;		/* Key Flags' first octet; 0xff: no Key Flags */
 	const u8 *fpr;		/* Issuer Fingerprint, without version */
 	u32 fpr_len;		/* 20 or 32; 0: none (or neither) */
-	bool marked;		/* the mark given to pgpk_hashed_walk() */
+	bool marked;		/* the IMA mark (below) is one of its subpackets */
 };
 
 bool pgpk_packet_at(const u8 *buf, size_t len, u32 offset, u8 tag,
 		    const u8 *body, size_t body_len);
 bool pgpk_bytes_at(const u8 *buf, size_t len, u32 offset, const u8 *bytes,
 		   size_t n);
-bool pgpk_hashed_walk(const u8 *area, u32 len, const u8 *mark, u32 mark_len,
-		      struct pgpk_hashed *h);
+bool pgpk_hashed_walk(const u8 *area, u32 len, struct pgpk_hashed *h);
+
+/*
+ * Seed 007's description of a key (pgpk_name()): at most PGPK_NAME_UID
+ * octets of a user ID, each written in at most 4 characters, a space and
+ * 8 hex digits: PGPK_NAME_SIZE octets with the NUL.
+ */
+#define PGPK_NAME_UID		246
+#define PGPK_NAME_SIZE		(4 * PGPK_NAME_UID + 10)
+void pgpk_name(const struct pgpk_bytes *uid, bool subkey, const u8 *keyid,
+	       char *out);
 
 /*
  * Rebuilding OpenPGP octets from canonical fields (pgpk_rebuild.c): the
@@ -173,7 +198,8 @@ u32 pgpk_rebuild_salt_len(u32 hash);
  * flags, name length, value length, name, value.  The module walks the
  * hashed area's framing (pgpk_hashed_walk()) and compares whole
  * subpackets of this length with it.  proto/pgpk_fields.h names its
- * notation for user space.
+ * notation for user space.  A critical notation is never understood
+ * (PGPK_CRITICAL_OK): the mark is not critical.
  */
 #define PGPK_IMA_MARK_LEN	33
 #define PGPK_IMA_MARK_INIT {						\

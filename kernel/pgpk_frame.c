@@ -7,6 +7,7 @@
  * compared.  Every loop advances at least one octet and stops at the end
  * of its input.  Compiles in user space (bazel/kernel_user.h).
  */
+#include <linux/kernel.h>
 #include <linux/string.h>
 #include "pgpk_canon.h"
 
@@ -101,49 +102,81 @@ bool pgpk_bytes_at(const u8 *buf, size_t len, u32 offset, const u8 *bytes,
 	       !memcmp(buf + offset, bytes, n);
 }
 
+static const u8 pgpk_ima_mark[PGPK_IMA_MARK_LEN] = PGPK_IMA_MARK_INIT;
+
 /**
  * pgpk_hashed_walk - walk a v4/v6 hashed area's subpacket framing
  * @p: the hashed area (RFC 9580 5.2.3.7)
  * @len: its length
- * @mark: a whole subpacket (its length octet too) to look for, or NULL
- * @mark_len: its length
  * @h: what the area says
  *
  * A search for octets anywhere in the area would also find them inside
  * another subpacket's data (a notation, a fingerprint), which the signer
  * chose and a canonical blob could name: only the framing counts.
  *
- * Return: whether the area is framed exactly and holds exactly one
- * Signature Creation Time (5.2.3.11) and at most one Signature Expiration
- * Time (5.2.3.18), each of 4 octets.
+ * Return: whether the area is framed exactly, has no critical subpacket
+ * pgpk does not understand (PGPK_CRITICAL_OK), and holds exactly one
+ * Signature Creation Time (5.2.3.11), at most one Signature Expiration
+ * Time (5.2.3.18) and Key Expiration Time (5.2.3.13), each of 4 octets,
+ * and at most one Key Flags (5.2.3.29).
  */
-bool pgpk_hashed_walk(const u8 *p, u32 len, const u8 *mark, u32 mark_len,
-		      struct pgpk_hashed *h)
+bool pgpk_hashed_walk(const u8 *p, u32 len, struct pgpk_hashed *h)
 {
-	unsigned int created = 0, expires = 0;	/* how many; 2 for a bad one */
+	u32 n, size, type, bad = 0, v[28] = { }, seen[28] = { };
 	const u8 *end = p + len;
-	u32 n, size;
 
 	memset(h, 0, sizeof(*h));
 	for (; p < end; p += size + n) {
 		if (!pgpk_len(p, end - p, 255, &n, &size) || !n)
 			return false;
-		if (mark && size + n == mark_len && !memcmp(p, mark, mark_len))
-			h->marked = true;
-		switch (p[size] & 0x7f) {
-		case 2:		/* 5.2.3.11 */
-			h->created = pgpk_be(p + size + 1, n == 5 ? 4 : 0);
-			created += n == 5 ? 1 : 2;
-			break;
-		case 3:		/* 5.2.3.18 */
-			h->expires = pgpk_be(p + size + 1, n == 5 ? 4 : 0);
-			expires += n == 5 ? 1 : 2;
-			break;
-		case 33:	/* 5.2.3.35: version, 20 (v4) or 32 (v6) octets */
+		type = p[size] & 0x7f;	/* RFC 9580 5.2.3.7: and critical? */
+		bad |= p[size] >> 7 && (type > 63 || !(PGPK_CRITICAL_OK >> type & 1));
+		/* times: 4 octets (a bad one counts 2); flags: the first octet */
+		if (type == 2 || type == 3 || type == 9 || type == 27) {
+			v[type] = pgpk_be(p + size + 1, type == 27 ? n > 1 : 4 * (n == 5));
+			seen[type] += type == 27 || n == 5 ? 1 : 2;
+		} else if (type == 33) {	/* version, 20 (v4) or 32 (v6) */
 			h->fpr = p + size + 2;
 			h->fpr_len = n == 22 || n == 34 ? n - 2 : 0;
-			break;
 		}
+		h->marked |= size + n == PGPK_IMA_MARK_LEN &&
+			     !memcmp(p, pgpk_ima_mark, PGPK_IMA_MARK_LEN);
 	}
-	return created == 1 && expires <= 1;
+	h->created = v[2], h->expires = v[3], h->key_expires = v[9];
+	h->key_flags = seen[27] ? v[27] : 0xff;
+	return !bad && seen[2] == 1 && seen[3] <= 1 && seen[9] <= 1 &&
+	       seen[27] <= 1;
+}
+
+/**
+ * pgpk_name - seed 007's description of a key
+ * @uid: the user ID its (or its primary key's) self-signature certifies,
+ *	or NULL
+ * @subkey: whether the key is a subkey
+ * @keyid: its key ID
+ * @out: PGPK_NAME_SIZE octets
+ *
+ * The user ID up to a comment ("("), without the spaces before it, at
+ * most PGPK_NAME_UID octets of it; a space; the last 8 hex digits of the
+ * key ID.  It is one line of printable ASCII: every other octet, and
+ * "\", is written "\xNN" (Latin-1 and UTF-8 alike).  Without a user ID
+ * (or one that leaves no name): "PGP key <key ID>" or "PGP subkey <key
+ * ID>".
+ */
+void pgpk_name(const struct pgpk_bytes *uid, bool subkey, const u8 *keyid,
+	       char *out)
+{
+	const u8 *s = uid ? uid->data : NULL;
+	const u8 *paren = s ? memchr(s, '(', uid->len) : NULL;
+	u32 i, len = paren ? paren - s : s ? uid->len : 0;
+
+	while (len && s[len - 1] == ' ')
+		len--;
+	len = min_t(u32, len, PGPK_NAME_UID);
+	for (i = 0; i < len; i++)
+		out += sprintf(out, s[i] >= 0x20 && s[i] < 0x7f && s[i] != '\\' ?
+			       "%c" : "\\x%02x", s[i]);
+	out += sprintf(out, "%s", len ? " " : subkey ? "PGP subkey " : "PGP key ");
+	for (i = len ? 4 : 0; i < 8; i++)	/* a key ID is 8 octets */
+		out += sprintf(out, "%02x", keyid[i]);
 }

@@ -67,8 +67,6 @@ static unsigned int pgpk_upcall_timeout = 5;
 module_param_named(upcall_timeout, pgpk_upcall_timeout, uint, 0644);
 MODULE_PARM_DESC(upcall_timeout, "Seconds add_key waits for pgpk-helper (1-60)");
 
-static const u8 pgpk_ima_mark[PGPK_IMA_MARK_LEN] = PGPK_IMA_MARK_INIT;
-
 /* request_key()'s aux: the request is the module's own. */
 static int pgpk_upcall_cookie;
 
@@ -160,8 +158,16 @@ static int pgpk_upcall_actor(struct key *authkey, void *aux)
 	return ret;
 }
 
+/*
+ * A request in flight holds 4 KiB of its requester's key quota
+ * (key_alloc() charges def_datalen until the answer, which is charged
+ * nothing): with the default 20,000-octet quota (keys/maxbytes), a user
+ * has at most 4 in flight, and one more is refused, EDQUOT, before
+ * anything is started (trust rule 7).
+ */
 static struct key_type pgpk_key_type_upcall = {
 	.name		= "pgpk",
+	.def_datalen	= 4096,
 	.flags		= KEY_TYPE_INSTANT_REAP,
 	.preparse	= pgpk_upcall_preparse,
 	.free_preparse	= user_free_preparse,
@@ -217,25 +223,27 @@ static struct pgpk_answer *pgpk_upcall(const u8 *data, size_t len)
 
 static int pgpk_bind(const u8 *data, size_t len, const struct pgpk_key *k)
 {
-	const struct pgpk_sig *cert = &k->certification;
-	const char *what = NULL;
-	size_t n, body;
+	const struct pgpk_sig *sig[2] = { &k->certification, &k->self_signature };
+	const char *what = k->subkey ? "primary key (a subkey was answered)" :
+			   NULL;
+	size_t n, body, i;
 	u8 *buf;
 
 	buf = pgpk_key_packet(&k->material, &n, &body);
 	if (!buf)
 		return -ENOMEM;
-	if (!pgpk_packet_at(data, len, k->packet_offset, PGPK_TAG_PUBLIC_KEY,
-			    buf + body, n - body))
+	if (!what && !pgpk_packet_at(data, len, k->packet_offset,
+				     PGPK_TAG_PUBLIC_KEY, buf + body, n - body))
 		what = "key packet";
-	else if (k->user_id.data &&
+	else if (!what && k->user_id.data &&
 		 !pgpk_packet_at(data, len, k->user_id_offset, PGPK_TAG_USER_ID,
 				 k->user_id.data, k->user_id.len))
 		what = "user ID packet";
-	else if (cert->present &&
-		 !pgpk_bytes_at(data, len, cert->rsa_s_offset, cert->rsa_s.data,
-				cert->rsa_s.len))
-		what = "certification value";
+	for (i = 0; !what && i < 2; i++)
+		if (sig[i]->present &&
+		    !pgpk_bytes_at(data, len, sig[i]->rsa_s_offset,
+				   sig[i]->rsa_s.data, sig[i]->rsa_s.len))
+			what = "signature value";
 	kfree(buf);
 	return what ? pgpk_refuse(-EKEYREJECTED, "binding: %s not where the helper said",
 				  what) : 0;
@@ -296,79 +304,118 @@ static int pgpk_rsa_key(const struct pgpk_key_material *m,
 }
 
 /*
- * asym_auth: the digest of Key.certification, for restrict.c.  RFC 9580
- * 5.2.4: a subkey binding (0x18) hashes the primary key and the subkey, a
- * user ID certification (0x10..0x13, the key's own or a third party's) the
- * key and the user ID, a direct key signature (0x1f) the key alone; no
- * other type vouches (-EBADMSG).  A certification the kernel cannot check
- * (not RSA: -ENOPKG) or that the policy floor excludes (a weak hash:
- * -EKEYREJECTED) refuses the key: the helper leaves such certifications
- * out (the key then has no authority).  *@ima: whether it carries the IMA
- * mark.
+ * What @sig, by @k's primary key or vouching for it, hashes (RFC 9580
+ * 5.2.4): the primary key and the user ID (0x10..0x13), the primary key
+ * alone (0x1f), or, @binding, the primary key and the subkey @k (0x18).
+ * No other type vouches for a key (-EBADMSG).  A signature the kernel
+ * cannot check (not RSA: -ENOPKG) or that the policy floor excludes (a
+ * weak hash: -EKEYREJECTED) refuses the key: the helper leaves out such
+ * certifications, and refuses such self-signatures.
  */
-static struct pgpk_sig_info *pgpk_certification(const struct pgpk_key *k,
-						bool *ima)
+static struct pgpk_sig_info *pgpk_digest_of(const struct pgpk_key *k,
+					    const struct pgpk_sig *sig,
+					    bool binding)
 {
-	const struct pgpk_sig *sig = &k->certification;
-	struct pgpk_signed what = { .key = { &k->material } };
+	struct pgpk_signed what = { .key = { k->subkey ? &k->primary :
+					     &k->material } };
+	u32 type = sig->type;
 
-	if (!sig->present)
-		return NULL;
-	if (k->subkey && sig->type == PGPK_SIG_SUBKEY_BINDING)
-		what = (struct pgpk_signed){ .key = { &k->primary, &k->material } };
-	else if (!k->subkey && sig->type >= PGPK_SIG_CERT_FIRST &&
-		 sig->type <= PGPK_SIG_CERT_LAST && k->user_id.data)
+	if (binding && k->subkey && type == PGPK_SIG_SUBKEY_BINDING)
+		what.key[1] = &k->material;
+	else if (!binding && type >= PGPK_SIG_CERT_FIRST &&
+		 type <= PGPK_SIG_CERT_LAST && k->user_id.data)
 		what.user_id = &k->user_id;
-	else if (k->subkey || sig->type != PGPK_SIG_DIRECT_KEY)
+	else if (binding || type != PGPK_SIG_DIRECT_KEY)
 		return ERR_PTR(pgpk_refuse(-EBADMSG, "type 0x%02x certifies nothing here",
-					   sig->type));
-	return pgpk_sig_digest(sig, &what, pgpk_ima_mark, ima);
+					   type));
+	return pgpk_sig_digest(sig, &what);
 }
 
 /*
- * A key dedicated to IMA: its own certification carries the mark (a whole
- * subpacket of its hashed area, pgpk_canon.h), is a subkey binding (0x18),
- * and verifies, here and now, with the primary key: the mark is in octets
- * the primary key's holder signed, whoever submitted them.  A mark that
- * cannot be confirmed refuses the key: loaded as an ordinary key, its IMA
- * signatures would pass for OpenPGP document signatures.
+ * A key's use and life, from self-signatures made by its primary key and
+ * verified here (trust rule 10; RFC 9580 5.2.3.10: the self-signature
+ * says what a key is for and until when): [0] the primary key's own, of
+ * its version's kind, not the submitter's pick (RFC 9580 10.1.1, 10.1.3:
+ * a v4 key's certification of its user ID, a v6 key's direct-key
+ * signature): Key.self_signature, else the certification; [1] a subkey's
+ * binding, its certification; [2] a subkey's first binding,
+ * Key.first_binding, if older.  Key flags: [0] for a primary key, [1] for a subkey, which never
+ * certifies; an expiry (the Key Expiration Time after the key's creation,
+ * or the Signature Expiration Time): [0] and [1], the earliest; the
+ * subkey signs from the oldest binding; it is dedicated to IMA if [1]
+ * carries the mark, which a primary key's [0] may not.  @pk: key_flags,
+ * bound, ima; *@expires: 0 (never) or when; *@named: [0] certifies the
+ * user ID.
  */
-static int pgpk_ima_confirm(const struct pgpk_key *k,
-			    const struct pgpk_sig_info *auth)
+static int pgpk_self_sigs(const struct pgpk_key *k, struct pgpk_public_key *pk,
+			  u64 *expires, bool *named)
 {
-	struct public_key primary = { };
-	int ret = -EKEYREJECTED;
+	const struct pgpk_key_material *pm = k->subkey ? &k->primary :
+					     &k->material;
+	const struct pgpk_sig *sig[3] = {
+		PGPK_HAS(k, PGPK_KEY_SELF_SIGNATURE) ? &k->self_signature :
+		k->subkey ? NULL : &k->certification,
+		k->subkey ? &k->certification : NULL,
+		PGPK_HAS(k, PGPK_KEY_FIRST_BINDING) ? &k->first_binding : NULL };
+	struct public_key pri = { };
+	struct pgpk_sig_info *info;
+	u64 end = U64_MAX;
+	int i, ret;
 
-	if (auth && auth->type == PGPK_SIG_SUBKEY_BINDING)
-		ret = pgpk_rsa_key(&k->primary, &primary) ?:
-		      pgpk_rsa_verify(&primary, k->primary.rsa_n.len,
-				      &auth->pks);
-	kfree(primary.key);
-	return ret ? pgpk_refuse(ret == -ENOMEM ? ret : -EKEYREJECTED,
-				 "IMA mark not confirmed: no subkey binding that verifies with the primary key (%d)",
-				 ret) : 0;
+	ret = pgpk_rsa_key(pm, &pri);
+	for (i = 0; i < 3 && !ret; i++) {
+		if (i && !sig[i])	/* not needed */
+			continue;
+		info = sig[i] && sig[i]->present ? pgpk_digest_of(k, sig[i], i) :
+		       ERR_PTR(-EKEYREJECTED);
+		ret = PTR_ERR_OR_ZERO(info) ?:
+		      pgpk_rsa_verify(&pri, pm->rsa_n.len, &info->pks) ?:
+		      (!i && (info->h.marked || (pm->version == 6) !=
+			      (info->type == PGPK_SIG_DIRECT_KEY)) ? -EKEYREJECTED : 0);
+		if (ret)
+			pgpk_refuse(ret, "self-sig [%d]: none, bad, of another kind or marked (%d)",
+				    i, ret);
+		if (!ret && i < 2 && info->h.key_expires)
+			end = min(end, (u64)(i ? k->material.created : pm->created) +
+				  info->h.key_expires);
+		if (!ret && i < 2 && info->expires)
+			end = min(end, info->expires);
+		if (!ret && i == k->subkey)
+			pk->key_flags = info->h.key_flags &
+					~(k->subkey ? PGPK_KEY_FLAG_CERTIFY : 0);
+		if (!ret && i)
+			pk->bound = i == 1 ? info->h.created :
+				    min(pk->bound, info->h.created);
+		pk->ima |= !ret && i == 1 && info->h.marked;
+		*named |= !ret && !i && info->type != PGPK_SIG_DIRECT_KEY;
+		if (!IS_ERR(info))
+			public_key_signature_free(&info->pks);
+	}
+	kfree(pri.key);
+	*expires = end == U64_MAX ? 0 : end;
+	return ret;
 }
 
 /*
- * Fill the asymmetric key payload from canonical Key @k.  Once the
- * subtype is set, asymmetric_key_free_preparse() frees what is there on
- * any error (none of them -EBADMSG: the next parser would be tried).
- * RFC 9580 5.2.3.13: a key expires at most 2^32 - 1 s after its creation
- * (a canonical key may say anything; 2^64 - 1 overflowed the key garbage
- * collector's timer); an expired one would vanish at the next collection.
+ * Fill the asymmetric key payload from canonical Key @k.  Whatever can be
+ * -EBADMSG comes first: the next parser would be tried.  Once the subtype
+ * is set, asymmetric_key_free_preparse() frees what is there on any
+ * error.  RFC 9580 5.2.3.13, .18: an expiry is a 4-octet time after a
+ * 4-octet one, before 2^33 (2^64 - 1 overflowed the key garbage
+ * collector's timer); an expired key would vanish at the next collection.
  */
 static int pgpk_key_load(struct key_preparsed_payload *prep,
 			 const struct pgpk_key *k)
 {
 	u32 min = max(READ_ONCE(pgpk_min_rsa_bits), 2048u), fpr_len;
-	u64 expires = min_t(u64, k->expires, (u64)k->material.created + U32_MAX);
 	const struct pgpk_key_material *m = &k->material;
+	struct pgpk_sig_info *auth = NULL;
 	struct asymmetric_key_ids *kids;
 	u8 fpr[PGPK_FPR_MAX], *keyid;
-	struct pgpk_sig_info *auth;
 	struct pgpk_public_key *pk;
 	struct crypto_shash *tfm;
-	bool ima = false;
+	u64 expires = 0;
+	bool named = false;
 	size_t len, body;
 	u8 *buf;
 	int ret;
@@ -381,19 +428,22 @@ static int pgpk_key_load(struct key_preparsed_payload *prep,
 	ret = !tfm ? -ENOPKG : !buf ? -ENOMEM :
 	      crypto_shash_tfm_digest(tfm, buf, len, fpr);
 	kfree(buf);
-	if (!ret && expires && expires <= ktime_get_real_seconds())
-		ret = pgpk_refuse(-EKEYEXPIRED, "key %*phN expired at %llu",
-				  PGPK_KEYID_LEN, keyid, expires);
 	if (!ret && (m->rsa_n.bits < min ||
 		     (k->subkey && k->primary.rsa_n.bits < min)))
 		ret = pgpk_refuse(-EKEYREJECTED,
 				  "policy: key %*phN or its primary: RSA below min_rsa_bits %u",
 				  PGPK_KEYID_LEN, keyid, min);
-	auth = ret ? NULL : pgpk_certification(k, &ima);
+	if (!ret && k->certification.present)
+		auth = pgpk_digest_of(k, &k->certification, k->subkey);
 	pk = ret || IS_ERR(auth) ? NULL : kzalloc(sizeof(*pk), GFP_KERNEL);
 	ret = ret ?: PTR_ERR_OR_ZERO(auth) ?: !pk ? -ENOMEM :
-	      !try_module_get(THIS_MODULE) ? -ENODEV : 0;
-	if (ret) {	/* the key's subtype is our code: not while unloading */
+	      pgpk_self_sigs(k, pk, &expires, &named);
+	if (!ret && expires && expires <= ktime_get_real_seconds())
+		ret = pgpk_refuse(-EKEYEXPIRED, "key %*phN expired at %llu",
+				  PGPK_KEYID_LEN, keyid, expires);
+	if (!ret && !try_module_get(THIS_MODULE))
+		ret = -ENODEV;	/* the key's subtype is our code */
+	if (ret) {
 		kfree(pk);
 		if (!IS_ERR_OR_NULL(auth))
 			public_key_signature_free(&auth->pks);
@@ -402,24 +452,21 @@ static int pgpk_key_load(struct key_preparsed_payload *prep,
 	prep->payload.data[asym_subtype] = &pgpk_key_subtype;
 	prep->payload.data[asym_crypto] = pk;
 	prep->payload.data[asym_auth] = auth ? &auth->pks : NULL;
-	pk->pub.id_type = ima ? "PGP-IMA" : "PGP";
-	pk->ima = ima;
-	pk->size = k->material.rsa_n.len;
-	pk->bound = max(k->bound, k->material.created);
+	pk->pub.id_type = pk->ima ? "PGP-IMA" : "PGP";
+	pk->size = m->rsa_n.len;
+	pk->bound = max(pk->bound, m->created);
 	pk->soft_revoked = PGPK_HAS(k, PGPK_KEY_SOFT_REVOKED) ? k->soft_revoked :
 			   U32_MAX;
-	pk->key_flags = PGPK_HAS(k, PGPK_KEY_KEY_FLAGS) ? k->key_flags : 0xff;
 	kids = kzalloc(sizeof(*kids), GFP_KERNEL);
 	prep->payload.data[asym_key_ids] = kids;
-	ret = pgpk_rsa_key(&k->material, &pk->pub) ?:
-	      (ima ? pgpk_ima_confirm(k, auth) : 0) ?: !kids ? -ENOMEM :
+	ret = pgpk_rsa_key(m, &pk->pub) ?: !kids ? -ENOMEM :
 	      pgpk_ids((struct asymmetric_key_id **)kids->id, fpr, fpr_len,
 		       keyid);
-	/* The user ID is the submitter's text: the key ID names the key. */
 	if (!ret && !prep->orig_description) {
-		prep->description = kasprintf(GFP_KERNEL, "PGP %s %*phN",
-					      k->subkey ? "subkey" : "key",
-					      PGPK_KEYID_LEN, keyid);
+		prep->description = kmalloc(PGPK_NAME_SIZE, GFP_KERNEL);
+		if (prep->description)
+			pgpk_name(named ? &k->user_id : NULL, k->subkey, keyid,
+				  prep->description);
 		ret = prep->description ? 0 : -ENOMEM;
 	}
 	if (!ret && expires)
@@ -515,5 +562,4 @@ module_init(pgpk_init);
 module_exit(pgpk_exit);
 
 MODULE_DESCRIPTION("OpenPGP keys and signatures, parsed in user space");
-MODULE_AUTHOR("pgpk");
 MODULE_LICENSE("GPL");

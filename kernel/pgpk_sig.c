@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Signatures: their digests, what a pgpk key verifies, and
- * pgpk_verify_signature(), the OpenPGP counterpart of
- * verify_pkcs7_signature(), with its test key type "pgpk_test".
+ * Signatures: their digests, what a pgpk key verifies, and the test key
+ * type "pgpk_test", which verifies a document signature.
  *
  * Every octet hashed is rebuilt here from canonical fields
  * (pgpk_rebuild.c): key packets, user IDs, trailers.  Nothing is taken
@@ -15,25 +14,21 @@
  *    is PKCS#1 over H(D || trailer): the same value is an X.509
  *    certificate signature when D || trailer is a TBSCertificate, an IMA
  *    signature of the file D || trailer...  A pgpk key verifies only what
- *    pgpk framed (pgpk_sig_new() points its encoding at
+ *    pgpk framed (pgpk_sig_digest() points its encoding at
  *    pgpk_sig_encoding, which no other subtype knows); a key dedicated to
  *    IMA (pgpk_key.c) only raw PKCS#1 over SHA-256/384/512 naming no
  *    certificate (IMA, pkey_verify), and nothing pgpk framed.
- *  - Times and use (RFC 9580 5.2.3.11, .18, .29, .31), for documents and
- *    certifications alike: the key is the one a hashed issuer fingerprint
- *    names; the signature is not expired, nor from the future, nor older
- *    than the key or a subkey's binding, nor made at or after a soft
- *    revocation; a document only by a key whose flags allow signing.  The
- *    signature's and key's creation times are confirmed (hashed area,
- *    rebuilt packet); flags, binding and revocation times are hints.  The
- *    helper's pgpk_key_usable() and pgpk_key_signed_at() are these rules.
- *
- * pgpk_verify_signature() takes canonical signatures only and never
- * leaves the kernel: a kernel user may call it from an I/O or boot path
- * (IMA may be appraising the helper's own exec).  OpenPGP is converted
- * in user space first (pgpk-helper convert), which also canonicalises the
- * text of a text signature (RFC 9580 5.2.1.2): the kernel hashes the data
- * as it is given.
+ *  - Authority (trust rule 10; RFC 9580 5.2.3.11, .18, .29, .31), for
+ *    documents and certifications alike: the key is the one a hashed
+ *    issuer fingerprint names; the signature is not expired, nor from the
+ *    future, nor older than the key or a subkey's first binding, nor
+ *    made at or after a soft revocation; a document only by a key whose
+ *    flags allow signing, a certification or binding only by a primary
+ *    key whose flags allow certifying.  Flags and binding times are read
+ *    from the self-signatures the kernel verified when it loaded the key
+ *    (pgpk_key.c pgpk_self_sigs()); the soft revocation time is a hint.
+ *    The helper's pgpk_key_usable() and pgpk_key_signed_at() are these
+ *    rules.
  */
 #define pr_fmt(fmt) "pgpk: " fmt
 
@@ -48,15 +43,13 @@
 #include <keys/user-type.h>
 #include "pgpk.h"
 
-#define PGPK_KEY_FLAG_SIGN	0x02	/* RFC 9580 5.2.3.29 */
-
 /* Compared by address: only this module can point a signature at it. */
 static const char pgpk_sig_encoding[] = "openpgp";
 
 /*
  * The hashes, allocated once by pgpk_sig_init(): allocating one may run
- * modprobe, and no caller of pgpk_verify_signature() may wait for user
- * space (trust rule 8).  SHA-1 hashes v4 fingerprints only (RFC 9580
+ * modprobe, and no verification may wait for user space (trust rule 8:
+ * IMA may be appraising the helper's own exec).  SHA-1 hashes v4 fingerprints only (RFC 9580
  * 5.5.4).
  */
 static const u8 pgpk_hashes[] = { HASH_ALGO_SHA1, HASH_ALGO_SHA224,
@@ -97,24 +90,23 @@ u8 *pgpk_key_packet(const struct pgpk_key_material *m, size_t *len,
 int pgpk_ids(struct asymmetric_key_id **ids, const u8 *fpr, u32 fpr_len,
 	     const u8 *keyid)
 {
+	int i, ret = 0;
+
 	if (fpr && !keyid)	/* RFC 9580 5.5.4 */
 		keyid = fpr + (fpr_len == 32 ? 0 : fpr_len - PGPK_KEYID_LEN);
 	ids[0] = fpr ? asymmetric_key_generate_id(fpr, fpr_len, NULL, 0) : NULL;
 	ids[1] = keyid ? asymmetric_key_generate_id(keyid, PGPK_KEYID_LEN,
 						    NULL, 0) : NULL;
-	if (!IS_ERR(ids[0]) && !IS_ERR(ids[1]))
-		return 0;
-	ids[0] = IS_ERR(ids[0]) ? NULL : ids[0];
-	ids[1] = IS_ERR(ids[1]) ? NULL : ids[1];
-	return -ENOMEM;
+	for (i = 0; i < 2; i++)
+		if (IS_ERR(ids[i]))
+			ids[i] = NULL, ret = -ENOMEM;
+	return ret;
 }
 
 /**
  * pgpk_sig_digest - hash what @sig signs, as pgpk frames it
  * @sig: the signature, decoded
  * @what: what it hashes before its trailer
- * @mark: a whole subpacket to look for in its hashed area, or NULL
- * @marked: if not NULL, whether @mark (of PGPK_IMA_MARK_LEN octets) is there
  *
  * RSA only (RFC 9580 9.1: algorithms 1 and 3 sign), SHA-224/256/384/512
  * only: MD5 (1), SHA-1 (2) and RIPEMD-160 (3) sign nothing, whoever
@@ -130,8 +122,7 @@ int pgpk_ids(struct asymmetric_key_id **ids, const u8 *fpr, u32 fpr_len,
  * -EKEYREJECTED weak hash or quick check, -EBADMSG, -ENOMEM.
  */
 struct pgpk_sig_info *pgpk_sig_digest(const struct pgpk_sig *sig,
-				      const struct pgpk_signed *what,
-				      const u8 *mark, bool *marked)
+				      const struct pgpk_signed *what)
 {
 	static const u8 algos[12] = { [8] = HASH_ALGO_SHA256,
 		[9] = HASH_ALGO_SHA384, [10] = HASH_ALGO_SHA512,
@@ -146,15 +137,12 @@ struct pgpk_sig_info *pgpk_sig_digest(const struct pgpk_sig *sig,
 	size_t len, body;
 	int i, ret;
 
-	if (!pgpk_hashed_walk(sig->hashed_area.data, sig->hashed_area.len,
-			      mark, mark ? PGPK_IMA_MARK_LEN : 0, &h) ||
+	if (!pgpk_hashed_walk(sig->hashed_area.data, sig->hashed_area.len, &h) ||
 	    h.created != sig->created || (sig->version == 6 &&
 	    sig->salt.len != pgpk_rebuild_salt_len(hash)))
 		return ERR_PTR(pgpk_refuse(-EBADMSG,
-					   "signature creation time %u is not the one creation time of its hashed area, or its v6 salt not as long as its hash says",
+					   "signature of %u: its hashed area is not framed as pgpk takes it (one creation time, this one; no critical subpacket pgpk does not understand), or its v6 salt not as long as its hash says",
 					   sig->created));
-	if (marked)
-		*marked = h.marked;
 	if (!tfm || (sig->pubkey_algorithm != 1 && sig->pubkey_algorithm != 3))
 		return ERR_PTR(pgpk_refuse(hash && hash <= 3 ? -EKEYREJECTED :
 					   -ENOPKG, "signature by algorithm %u, hash %u: %s",
@@ -164,7 +152,8 @@ struct pgpk_sig_info *pgpk_sig_digest(const struct pgpk_sig *sig,
 	info = kzalloc(sizeof(*info), GFP_KERNEL);
 	if (!info)
 		return ERR_PTR(-ENOMEM);
-	info->created = sig->created;
+	info->h = h;
+	info->h.fpr = NULL;	/* it points into the blob */
 	/* RFC 9580 5.2.3.18: seconds after its creation; 0: never */
 	info->expires = h.expires ? (u64)h.created + h.expires : 0;
 	info->type = sig->type;
@@ -232,13 +221,15 @@ static const char *pgpk_sig_refused(const struct key *key,
 	if (info->pks.auth_ids[0] &&
 	    !asymmetric_key_id_same(info->pks.auth_ids[0], fpr))
 		return "the issuer fingerprint names another key";
-	if (info->created > now + PGPK_CLOCK_SKEW)
+	if (info->h.created > now + PGPK_CLOCK_SKEW)
 		return "signature made in the future";
-	if (info->type <= PGPK_SIG_TEXT && !(pk->key_flags & PGPK_KEY_FLAG_SIGN))
-		return "not a signing key";
-	if (info->created < pk->bound)
+	if (!(pk->key_flags & (info->type <= PGPK_SIG_TEXT ? PGPK_KEY_FLAG_SIGN :
+			       PGPK_KEY_FLAG_CERTIFY)))
+		return info->type <= PGPK_SIG_TEXT ? "not a signing key (key flags)" :
+		       "not a primary key whose key flags allow certifying";
+	if (info->h.created < pk->bound)
 		return "signature predates its key (or a subkey not yet bound when it signed)";
-	if (info->created >= pk->soft_revoked)
+	if (info->h.created >= pk->soft_revoked)
 		return "signature made after its key was revoked (soft revocation)";
 	*err = -EKEYEXPIRED;
 	return info->expires && info->expires <= now ? "signature expired" : NULL;
@@ -335,7 +326,7 @@ static int pgpk_sig_check(const struct pgpk_sig *sig, const u8 *data,
 	if (IS_ERR(ref))
 		return PTR_ERR(ref) == -ENOMEM ? -ENOMEM : -ENOKEY;
 	key = key_ref_to_ptr(ref);
-	info = pgpk_sig_digest(sig, &what, NULL, NULL);
+	info = pgpk_sig_digest(sig, &what);
 	if (asymmetric_key_subtype(key) != &pgpk_key_subtype)
 		ret = pgpk_refuse(-ENOKEY, "issuer key %x is not an OpenPGP key",
 				  key_serial(key));
@@ -350,104 +341,49 @@ static int pgpk_sig_check(const struct pgpk_sig *sig, const u8 *data,
 	return ret;
 }
 
-/**
- * pgpk_verify_signature - verify a canonical OpenPGP signature on data
- * @data: the signed data, or NULL for the content the signature carries
- * @len: size of @data
- * @raw_sig: the canonical signature blob (pgpk-helper convert makes it)
- * @sig_len: size of @raw_sig
- * @trusted_keys: the keyring to find keys in; NULL or
- *	VERIFY_USE_SECONDARY_KEYRING: the module's ".pgpk" (6.1 exports
- *	neither the builtin nor the secondary keyring, and they hold X.509
- *	keys only); VERIFY_USE_PLATFORM_KEYRING: -ENOKEY
- * @usage: the use to which the key is being put
- * @view_content: if not NULL, called with the verified data
- * @ctx: context for @view_content
- *
- * Several signatures are judged as gpgv, apt and pgpk-helper verify do:
- * one whose issuer is not in the keyring is skipped; any other failure
- * refuses the document; one at least must verify.
- *
- * Return: 0, or -EBADMSG malformed or not canonical, -ENOPKG unsupported,
- * -ENOKEY no key, -EKEYREJECTED bad signature, -EKEYEXPIRED expired,
- * -EINVAL misuse (@len over 4 GiB: the hash API takes an unsigned int).
- */
-int pgpk_verify_signature(const void *data, size_t len,
-			  const void *raw_sig, size_t sig_len,
-			  struct key *trusted_keys,
-			  enum key_being_used_for usage,
-			  int (*view_content)(void *ctx, const void *data,
-					      size_t len, size_t asn1hdrlen),
-			  void *ctx)
-{
-	const struct pgpk_canon *c;
-	struct pgpk_answer *ans;
-	int ret = -ENOKEY;
-	bool good = false;
-	u32 i;
-
-	if (usage >= NR__KEY_BEING_USED_FOR || len > UINT_MAX)
-		return -EINVAL;
-	if (!trusted_keys || trusted_keys == VERIFY_USE_SECONDARY_KEYRING)
-		trusted_keys = pgpk_trusted_keys;
-	else if (trusted_keys == VERIFY_USE_PLATFORM_KEYRING)
-		return -ENOKEY;
-	ans = pgpk_decode(raw_sig, sig_len, "canonical signature");
-	if (IS_ERR(ans))
-		return PTR_ERR(ans);
-	c = &ans->canon;
-	if (!PGPK_HAS(c, PGPK_CANON_SIGNATURE))
-		ret = pgpk_refuse(-EBADMSG, "a key was given where a signature was expected");
-	else if (PGPK_HAS(c, PGPK_CANON_CONTENT) == !!data)
-		ret = pgpk_refuse(-EINVAL, "signed data with the signature or from the caller");
-	if (!data) {
-		data = c->content.data;
-		len = c->content.len;
-	}
-	for (i = 0; i <= c->nr_more && ret == -ENOKEY; i++) {
-		ret = pgpk_sig_check(&c->sigs[i], data, len, trusted_keys);
-		good |= !ret;
-		ret = ret ?: -ENOKEY;
-	}
-	if (ret == -ENOKEY && good)
-		ret = view_content ? view_content(ctx, data, len, 0) : 0;
-	kfree(ans);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(pgpk_verify_signature);
-
-/*
- * pgpk_test: the verified content becomes a user-type payload.  Nothing
- * reads a payload's data after preparse: it may point at the content.
- */
-static int pgpk_test_view_content(void *ctx, const void *data, size_t len,
-				  size_t asn1hdrlen)
-{
-	struct key_preparsed_payload *prep = ctx;
-
-	prep->data = data;
-	prep->datalen = len;
-	return user_preparse(prep);
-}
-
 /*
  * Key type "pgpk_test", as pkcs7_test: the payload is a canonical
- * signature with its content, verified with the module's trusted
- * keyring, then the caller's session keyring; the key's payload is the
- * content (user_preparse(): at most 32767 octets).
+ * signature with its content (pgpk-helper sig), the key's payload the
+ * content (user_preparse(): at most 32767 octets).  Searched for the
+ * issuers: the module's trusted keyring, then the caller's session
+ * keyring if he has one (a process of systemd --user may not).  Several
+ * signatures are judged as gpgv, apt and pgpk-helper verify do: one
+ * whose issuer is not in the keyring is skipped; any other
+ * failure refuses the document; one at least must verify.  It never
+ * leaves the kernel (trust rule 8): OpenPGP is converted in user space
+ * first, which also canonicalises the text of a text signature (RFC 9580
+ * 5.2.1.2); the kernel hashes the content as it is given.
  *
- *	pgpk-helper convert msg.gpg | keyctl padd pgpk_test t @s
+ *	pgpk-helper sig msg.gpg | keyctl padd pgpk_test t @s
  */
 static int pgpk_test_preparse(struct key_preparsed_payload *prep)
 {
-	int ret, i;
+	struct key *rings[2] = { pgpk_trusted_keys,
+				 current_cred()->session_keyring };
+	const struct pgpk_canon *c;
+	struct pgpk_answer *ans;
+	int ret = -ENOKEY, i, r, good = 0;
 
-	for (i = 0, ret = -ENOKEY; ret == -ENOKEY && i < 2; i++)
-		ret = pgpk_verify_signature(NULL, 0, prep->data, prep->datalen,
-					    i ? current_cred()->session_keyring :
-					    pgpk_trusted_keys,
-					    VERIFYING_UNSPECIFIED_SIGNATURE,
-					    pgpk_test_view_content, prep);
+	ans = pgpk_decode(prep->data, prep->datalen, "canonical signature");
+	if (IS_ERR(ans))
+		return PTR_ERR(ans);
+	c = &ans->canon;
+	if (!PGPK_HAS(c, PGPK_CANON_SIGNATURE) || !PGPK_HAS(c, PGPK_CANON_CONTENT))
+		ret = pgpk_refuse(-EBADMSG, "pgpk_test takes a signature with content");
+	for (r = 0; r < 2 && rings[r] && ret == -ENOKEY && !good; r++)
+		for (i = 0; i <= c->nr_more && ret == -ENOKEY; i++) {
+			ret = pgpk_sig_check(&c->sigs[i], c->content.data,
+					     c->content.len, rings[r]);
+			good |= !ret;
+			ret = ret ?: -ENOKEY;
+		}
+	if (ret == -ENOKEY && good) {
+		/* nothing reads a payload's data after preparse */
+		prep->data = c->content.data;
+		prep->datalen = c->content.len;
+		ret = user_preparse(prep);
+	}
+	kfree(ans);
 	return ret;
 }
 

@@ -4,9 +4,9 @@
  * what the kernel's strict decoder (kernel/pgpk_canon.c) decoded: bit n of
  * a decoded message's .present is its field n, tested with PGPK_HAS().
  * kernel/pgpk_canon.h defines the few the module itself tests
- * (PGPK_SIG_SALT, PGPK_KEY_KEY_FLAGS, PGPK_KEY_PRIMARY,
- * PGPK_KEY_SOFT_REVOKED, PGPK_CANON_KEY, _SIGNATURE, _CONTENT); the
- * others are here.
+ * (PGPK_SIG_SALT, PGPK_KEY_PRIMARY, PGPK_KEY_SOFT_REVOKED,
+ * PGPK_KEY_SELF_SIGNATURE, PGPK_KEY_FIRST_BINDING, PGPK_CANON_KEY,
+ * _SIGNATURE, _CONTENT); the others are here.
  */
 #ifndef PGPK_FIELDS_H
 #define PGPK_FIELDS_H
@@ -31,7 +31,7 @@ enum pgpk_sig_field {
 	PGPK_SIG_PUBKEY_ALGORITHM = 3,
 	PGPK_SIG_HASH_ALGORITHM = 4,
 	PGPK_SIG_CREATED = 5,
-	PGPK_SIG_EXPIRES = 6,
+	/* 6 was expires: refused */
 	PGPK_SIG_HASHED_AREA = 7,
 	/* PGPK_SIG_SALT = 8: kernel/pgpk_canon.h */
 	PGPK_SIG_QUICK_CHECK = 9,
@@ -47,13 +47,13 @@ enum pgpk_key_field {
 	PGPK_KEY_SUBKEY = 3,
 	PGPK_KEY_USER_ID = 4,
 	PGPK_KEY_USER_ID_OFFSET = 5,
-	PGPK_KEY_EXPIRES = 6,
-	/* PGPK_KEY_KEY_FLAGS = 7, PGPK_KEY_PRIMARY = 8: kernel */
+	/* 6 was expires, 7 key_flags: refused */
+	/* PGPK_KEY_PRIMARY = 8: kernel */
 	/* 9 was primary_offset: refused */
 	PGPK_KEY_CERTIFICATION = 10,
-	/* 11 was third_party: refused */
-	PGPK_KEY_BOUND = 12,
-	/* PGPK_KEY_SOFT_REVOKED = 13: kernel */
+	/* 11 was third_party, 12 bound: refused */
+	/* PGPK_KEY_SOFT_REVOKED = 13, _SELF_SIGNATURE = 14,
+	 * _FIRST_BINDING = 15: kernel */
 };
 
 enum pgpk_canon_field {

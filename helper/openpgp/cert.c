@@ -27,6 +27,7 @@
 #include <openssl/evp.h>
 
 #include "helper/openpgp/internal.h"
+#include "kernel/pgpk_canon.h"
 
 /* Larger public exponents make verification as slow as a private-key
  * operation: refused for self-signature checks (hostile input). */
@@ -689,13 +690,35 @@ static uint8_t pgpk_algo_usage(unsigned int algo)
 	}
 }
 
-static uint8_t pgpk_usage_from(bool has_flags, uint8_t flags, unsigned int algo)
+/* Without Key Flags, all the algorithm can do; but a subkey certifies
+ * nothing (RFC 9580 5.2.3.29; the kernel's rule). */
+static uint8_t pgpk_usage_from(const struct pgpk_pubkey *key,
+			       const struct pgpk_signature *sig)
 {
-	uint8_t mask = pgpk_algo_usage(algo);
+	uint8_t mask = pgpk_algo_usage(key->algo);
 
-	if (!has_flags)
-		return mask & (uint8_t)~PGPK_KF_CERTIFY;
-	return flags & mask;
+	if (key->subkey)
+		mask &= (uint8_t)~PGPK_KF_CERTIFY;
+	return sig && sig->has_key_flags ? sig->key_flags & mask : mask;
+}
+
+/*
+ * RFC 9580 5.2.3.13, 5.2.3.18: the end of a key whose deciding
+ * self-signature is `sig`: its Key Expiration Time after the key's
+ * creation, or its own expiry, the earlier; 0: never.  The kernel reads
+ * the same (kernel/pgpk_key.c pgpk_self_sigs()).
+ */
+static int64_t pgpk_self_sig_end(const struct pgpk_pubkey *key,
+				 const struct pgpk_signature *sig)
+{
+	int64_t end = 0, own;
+
+	if (sig && sig->has_key_expires && sig->key_expires)
+		end = (int64_t)key->created + sig->key_expires;
+	own = sig && sig->sig_expires ?
+		      (int64_t)sig->created + sig->sig_expires :
+		      0;
+	return own && (!end || own < end) ? own : end;
 }
 
 /* RFC 9580 5.2.3.34: the 0x19 back-signature embedded in a binding. */
@@ -773,42 +796,45 @@ static int pgpk_sig_oldest_cmp(const void *a, const void *b)
 }
 
 /*
- * RFC 9580 5.2.1.11: a subkey belongs to its certificate from its oldest
- * binding signature that verifies (later ones only update it): try the
- * bindings older than the deciding one @b, oldest first, each once.
+ * RFC 9580 5.2.1.8: a subkey belongs to its certificate from its oldest
+ * binding signature that verifies (later ones only update it) and that
+ * the kernel can check too (Key.first_binding: else the kernel would
+ * count the subkey from a later binding than this): try the bindings
+ * older than the deciding one @b, oldest first, each once.
  */
-static uint32_t pgpk_bound_at(struct pgpk_vctx *v, struct pgpk_cert *cert,
-			      struct pgpk_pubkey *sub,
-			      const struct pgpk_signature *b)
+static const struct pgpk_signature *
+pgpk_first_binding(struct pgpk_vctx *v, struct pgpk_cert *cert,
+		   struct pgpk_pubkey *sub, const struct pgpk_signature *b)
 {
+	const struct pgpk_signature *first = b;
 	struct pgpk_pubkey *pri = &cert->primary;
 	struct pgpk_signature **cands;
-	uint32_t bound = b->created;
 	size_t i, n = 0;
 
 	for (i = 0; i < sub->nsigs; i++)
 		if (sub->sigs[i].type == PGPK_SIG_SUBKEY_BINDING &&
-		    sub->sigs[i].created < bound)
+		    sub->sigs[i].created < b->created)
 			n++;
 	if (!n)
-		return bound;
+		return first;
 	cands = pgpk_calloc_array(n, sizeof(*cands));
 	if (!cands)
-		return bound; /* the later time: refuses more, never less */
+		return first; /* the later time: refuses more, never less */
 	n = 0;
 	for (i = 0; i < sub->nsigs; i++)
 		if (sub->sigs[i].type == PGPK_SIG_SUBKEY_BINDING &&
-		    sub->sigs[i].created < bound)
+		    sub->sigs[i].created < b->created)
 			cands[n++] = &sub->sigs[i];
 	if (!pgpk_sort_ptrs((const void **)cands, n, pgpk_sig_oldest_cmp))
 		for (i = 0; i < n; i++)
 			if (pgpk_sig_by(cands[i], pri) &&
+			    pgpk_sig_kernel_checkable(cands[i], NULL) &&
 			    pgpk_check(v, pri, cands[i], pri, sub, NULL)) {
-				bound = cands[i]->created;
+				first = cands[i];
 				break;
 			}
 	free(cands);
-	return bound;
+	return first;
 }
 
 static void pgpk_validate_subkey(struct pgpk_vctx *v, struct pgpk_cert *cert,
@@ -827,13 +853,13 @@ static void pgpk_validate_subkey(struct pgpk_vctx *v, struct pgpk_cert *cert,
 	sub->valid = true;
 	/* Without the older bindings' checks: the deciding one's time, the
 	 * later (refuses more, never less). */
-	sub->bound_at =
-		opts->no_bound_at ? b->created : pgpk_bound_at(v, cert, sub, b);
+	sub->first_binding =
+		opts->no_bound_at ? b : pgpk_first_binding(v, cert, sub, b);
+	sub->bound_at = sub->first_binding->created;
 	sub->has_key_flags = b->has_key_flags;
 	sub->key_flags = b->key_flags;
-	sub->usage = pgpk_usage_from(b->has_key_flags, b->key_flags, sub->algo);
-	if (b->has_key_expires && b->key_expires)
-		sub->expires = (int64_t)sub->created + b->key_expires;
+	sub->usage = pgpk_usage_from(sub, b);
+	sub->expires = pgpk_self_sig_end(sub, b);
 	if ((sub->usage & PGPK_KF_SIGN) && !opts->backsig_if_decisive)
 		sub->backsig = pgpk_check_backsig(v, cert, sub, b);
 }
@@ -843,7 +869,7 @@ static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert,
 {
 	struct pgpk_pubkey *pri = &cert->primary;
 	struct pgpk_signature *dk;
-	const struct pgpk_signature *flags_sig = NULL, *exp_sig = NULL;
+	const struct pgpk_signature *b;
 	long best_primary = -1, best_other = -1, first_good = -1;
 	uint32_t best_primary_t = 0, best_other_t = 0;
 	size_t i;
@@ -876,13 +902,6 @@ static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert,
 		if (pgpk_sig_expired(s, v->now))
 			continue;
 		uid->valid = true;
-		/* Latest user ID with key flags / expiry (GnuPG). */
-		if (s->has_key_flags &&
-		    (!flags_sig || s->created > flags_sig->created))
-			flags_sig = s;
-		if (s->has_key_expires && s->key_expires &&
-		    (!exp_sig || s->created > exp_sig->created))
-			exp_sig = s;
 		if (s->primary_uid) {
 			if (best_primary < 0 || s->created >= best_primary_t) {
 				best_primary = (long)i;
@@ -905,26 +924,38 @@ static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert,
 	/* Key revocations (0x20) by the key itself.  Designated revokers
 	 * (RFC 9580 5.2.3.23) are not followed. */
 	pgpk_revocations(v, pri, PGPK_SIG_KEY_REVOCATION, pri, NULL);
-	/* Flags and expiry: the direct-key signature takes precedence. */
-	if (dk && dk->has_key_flags)
-		flags_sig = dk;
-	if (dk && dk->has_key_expires && dk->key_expires)
-		exp_sig = dk;
-	if (flags_sig) {
-		pri->has_key_flags = true;
-		pri->key_flags = flags_sig->key_flags;
+	/*
+	 * The self-signature the kernel is given (Key.self_signature) and
+	 * reads the key's flags and expiry from, the one its version reads
+	 * (RFC 9580 10.1.1, 10.1.3): a v4 key's primary user ID's newest
+	 * self-signature, a v6 key's direct-key signature; the submitter
+	 * does not choose.  A v4 key's direct-key signature says its part
+	 * too (GnuPG, sq): where it says less, the key is narrower than the
+	 * kernel would read it, and does not convert (self_narrowed).
+	 */
+	b = cert->primary_uid >= 0 ? cert->uids[cert->primary_uid].selfsig :
+				     NULL;
+	if (pri->version == 6)
+		b = dk;
+	pri->binding = b;
+	pri->has_key_flags = b && b->has_key_flags;
+	pri->key_flags = b ? b->key_flags : 0;
+	pri->usage = pgpk_usage_from(pri, b);
+	pri->expires = pgpk_self_sig_end(pri, b);
+	if (dk && dk != b) {
+		uint8_t usage = pri->usage & pgpk_usage_from(pri, dk);
+		int64_t end = pgpk_self_sig_end(pri, dk);
+
+		pri->self_narrowed =
+			usage != pri->usage ||
+			(end && (!pri->expires || end < pri->expires));
+		pri->usage = usage;
+		if (end && (!pri->expires || end < pri->expires))
+			pri->expires = end;
 	}
-	pri->usage =
-		pgpk_usage_from(pri->has_key_flags, pri->key_flags, pri->algo) |
-		PGPK_KF_CERTIFY;
-	if (exp_sig)
-		pri->expires = (int64_t)pri->created + exp_sig->key_expires;
 	pri->expired = pri->expires && pri->expires <= v->now;
-	if (cert->primary_uid >= 0 && cert->uids[cert->primary_uid].selfsig)
-		pri->binding = cert->uids[cert->primary_uid].selfsig;
-	else
-		pri->binding = dk;
-	pri->can_sign = !pgpk_key_usable(cert, pri, PGPK_USE_SIGN, NULL);
+	pri->can_sign = !pgpk_key_usable(
+		cert, pri, PGPK_USE_SIGN | PGPK_USE_OPENPGP, NULL);
 
 	for (i = 0; i < cert->nsubkeys; i++) {
 		struct pgpk_pubkey *sub = &cert->subkeys[i];
@@ -953,8 +984,8 @@ static void pgpk_validate_cert(struct pgpk_vctx *v, struct pgpk_cert *cert,
 		    pri->valid && sub->valid && !sub->revoked && !sub->expired)
 			sub->backsig =
 				pgpk_check_backsig(v, cert, sub, sub->binding);
-		sub->can_sign =
-			!pgpk_key_usable(cert, sub, PGPK_USE_SIGN, NULL);
+		sub->can_sign = !pgpk_key_usable(
+			cert, sub, PGPK_USE_SIGN | PGPK_USE_OPENPGP, NULL);
 	}
 }
 
@@ -1627,23 +1658,19 @@ size_t pgpk_key_description(const struct pgpk_cert *cert,
 			    size_t size)
 {
 	const struct pgpk_userid *uid = pgpk_cert_primary_uid(cert);
-	const uint8_t *p;
-	size_t ulen = 0;
+	const struct pgpk_signature *self = cert->primary.binding;
+	struct pgpk_bytes u = { 0 };
+	char name[PGPK_NAME_SIZE];
 
-	if (uid) {
-		ulen = uid->len;
-		/* Patch 07: cut at the first '(' and the spaces before. */
-		p = memchr(uid->data, '(', ulen);
-		if (p) {
-			ulen = (size_t)(p - uid->data);
-			while (ulen && uid->data[ulen - 1] == ' ')
-				ulen--;
-		}
-		if (ulen > 255 - 9)
-			ulen = 255 - 9;
+	/* Named by the user ID only if the self-signature the kernel is
+	 * given certifies it (pgpk_key_canonical(), pgpk_self_sigs()). */
+	if (uid && !uid->attribute && uid->len >= 1 &&
+	    uid->len <= PGPK_MAX_USER_ID && self &&
+	    self->type >= PGPK_SIG_CERT_GENERIC &&
+	    self->type <= PGPK_SIG_CERT_POSITIVE) {
+		u.data = uid->data;
+		u.len = (u32)uid->len;
 	}
-	return (size_t)snprintf(buf, size, "%.*s %02x%02x%02x%02x", (int)ulen,
-				uid ? (const char *)uid->data : "",
-				key->keyid[4], key->keyid[5], key->keyid[6],
-				key->keyid[7]);
+	pgpk_name(u.data ? &u : NULL, key->subkey, key->keyid, name);
+	return (size_t)snprintf(buf, size, "%s", name);
 }

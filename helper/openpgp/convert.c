@@ -131,10 +131,6 @@ static int pgpk_sig_msg(const struct pgpk_signature *sig, const uint8_t *base,
 	s->pubkey_algorithm = sig->pk_algo;
 	s->hash_algorithm = sig->hash_algo;
 	s->created = sig->created;
-	if (sig->sig_expires) {
-		s->has_expires = 1;
-		s->expires = (uint64_t)sig->created + sig->sig_expires;
-	}
 	s->has_hashed_area = 1;
 	s->hashed_area.data = (uint8_t *)(uintptr_t)sig->hashed;
 	s->hashed_area.len = sig->hashed_len;
@@ -188,29 +184,6 @@ static int pgpk_pack(const Pgpk__Canonical *c, uint8_t **blob, size_t *blob_len,
 	return 0;
 }
 
-/* RFC 9580 9.5: the hashes the kernel checks, minus the broken SHA-1. */
-static bool pgpk_kernel_cert_hash(unsigned int hash_algo)
-{
-	return hash_algo == PGPK_HASH_SHA224 || hash_algo == PGPK_HASH_SHA256 ||
-	       hash_algo == PGPK_HASH_SHA384 || hash_algo == PGPK_HASH_SHA512;
-}
-
-/*
- * Can the kernel hash this certification at all?  v4 or v6, RSA, and a
- * hashed area whose framing holds exactly one creation time, the
- * signature's (pgpk_hashed_walk(), the kernel's own walk: otherwise it
- * refuses the whole key, EBADMSG).  *h: what the area says.
- */
-static bool pgpk_cert_hashable(const struct pgpk_signature *s,
-			       struct pgpk_hashed *h)
-{
-	return (s->version == 4 || s->version == 6) &&
-	       pgpk_pk_algo_is_rsa(s->pk_algo) && !s->malformed &&
-	       s->has_created && s->hashed_len <= PGPK_MAX_HASHED_AREA &&
-	       pgpk_hashed_walk(s->hashed, (u32)s->hashed_len, NULL, 0, h) &&
-	       h->created == s->created;
-}
-
 /*
  * A third-party certification of the user ID that an anchor could have
  * made, as far as the signature alone tells (RFC 9580 5.2.1, 5.2.3): a
@@ -225,8 +198,8 @@ static bool pgpk_is_candidate(const struct pgpk_pubkey *key,
 	struct pgpk_hashed h;
 
 	if (s->type < PGPK_SIG_CERT_GENERIC ||
-	    s->type > PGPK_SIG_CERT_POSITIVE || s->unknown_critical ||
-	    !pgpk_cert_hashable(s, &h) || !pgpk_kernel_cert_hash(s->hash_algo))
+	    s->type > PGPK_SIG_CERT_POSITIVE ||
+	    !pgpk_sig_kernel_checkable(s, &h))
 		return false;
 	if (!s->has_issuer_keyid && !s->issuer_fpr_len)
 		return false;
@@ -271,8 +244,9 @@ static bool pgpk_anchor_wanted(const struct pgpk_cert *cert, void *arg)
 /*
  * The anchor key that may have made candidate `s`: the first anchor
  * primary key it names that is usable (pgpk_key_usable(), the anchors'
- * policy), RSA, could sign then (pgpk_key_signed_at()) and is the key
- * the hashed issuer fingerprint names, if any (the kernel's rule).
+ * policy), RSA, allowed to certify by its self-signature, could sign
+ * then (pgpk_key_signed_at()) and is the key the hashed issuer
+ * fingerprint names, if any (the kernel's rules).
  */
 static const struct pgpk_pubkey *
 pgpk_anchor_for(struct pgpk_keyring *const *rings, size_t nrings,
@@ -283,7 +257,7 @@ pgpk_anchor_for(struct pgpk_keyring *const *rings, size_t nrings,
 	struct pgpk_hashed h;
 	size_t r, c;
 
-	if (!pgpk_cert_hashable(s, &h))
+	if (!pgpk_sig_kernel_checkable(s, &h))
 		return NULL;
 	for (r = 0; r < nrings; r++) {
 		for (c = 0; rings[r] && c < rings[r]->ncerts; c++) {
@@ -291,6 +265,7 @@ pgpk_anchor_for(struct pgpk_keyring *const *rings, size_t nrings,
 			if (!pgpk_names(s, a) ||
 			    !pgpk_pk_algo_is_rsa(a->algo) ||
 			    a->algo == PGPK_PK_RSA_E ||
+			    !(a->usage & PGPK_KF_CERTIFY) ||
 			    pgpk_key_usable(&rings[r]->certs[c], a,
 					    anchors->use, NULL) ||
 			    pgpk_key_signed_at(a, s->created, NULL))
@@ -376,6 +351,30 @@ out_free:
 		     0;
 }
 
+/*
+ * A self-signature the kernel reads a key's use and life from
+ * (Key.self_signature, Key.first_binding, a subkey's certification): a
+ * key without one it can check is refused there, so it is refused here,
+ * naming why.
+ */
+static int pgpk_self_msg(const struct pgpk_pubkey *key,
+			 const struct pgpk_signature *sig, const char *what,
+			 const uint8_t *base, Pgpk__Signature *s,
+			 struct pgpk_error *err)
+{
+	if (!sig)
+		return pgpk_fail(err, -EKEYREJECTED, key->offset,
+				 "key at offset %zu has no %s", key->offset,
+				 what);
+	if (!pgpk_sig_kernel_checkable(sig, NULL))
+		return pgpk_fail(
+			err, -EKEYREJECTED, sig->offset,
+			"key at offset %zu: its %s at offset %zu is one the kernel does not check (v%u, algorithm %u, %s, or a hashed area it refuses): policy floor",
+			key->offset, what, sig->offset, sig->version,
+			sig->pk_algo, pgpk_md_name(sig->hash_algo) ?: "hash ?");
+	return pgpk_sig_msg(sig, base, s, err);
+}
+
 int pgpk_key_canonical(const struct pgpk_keyring *ring,
 		       const struct pgpk_cert *cert,
 		       const struct pgpk_pubkey *key,
@@ -387,10 +386,13 @@ int pgpk_key_canonical(const struct pgpk_keyring *ring,
 	Pgpk__KeyMaterial mat = PGPK__KEY_MATERIAL__INIT;
 	Pgpk__KeyMaterial pmat = PGPK__KEY_MATERIAL__INIT;
 	Pgpk__Signature cs = PGPK__SIGNATURE__INIT;
+	Pgpk__Signature ss = PGPK__SIGNATURE__INIT;
+	Pgpk__Signature fs = PGPK__SIGNATURE__INIT;
 	const struct pgpk_signature *cert_sig = NULL, *third = NULL;
+	const struct pgpk_pubkey *pri = &cert->primary;
+	const struct pgpk_userid *uid = pgpk_cert_primary_uid(cert);
 	bool standalone = flags & PGPK_CANON_STANDALONE;
 	const uint8_t *base = standalone ? NULL : ring->input.packets;
-	struct pgpk_hashed h;
 	int ret;
 
 	ret = pgpk_material(key, &mat, err);
@@ -405,75 +407,82 @@ int pgpk_key_canonical(const struct pgpk_keyring *ring,
 		k.has_packet_offset = 1;
 		k.packet_offset = (uint32_t)key->offset;
 	}
-	/* A subkey lives no longer than its primary key. */
-	if (pgpk_key_expires(cert, key)) {
-		k.has_expires = 1;
-		k.expires = (uint64_t)pgpk_key_expires(cert, key);
-	}
 	/* Only reached for a soft revocation (pgpk_key_usable()). */
 	if (key->revoked && !key->revoked_hard) {
 		k.has_soft_revoked = 1;
 		k.soft_revoked = key->revoked_at;
 	}
-	if (key->has_key_flags) {
-		k.has_key_flags = 1;
-		k.key_flags = key->key_flags;
+	/* The primary user ID: a primary key's, or a subkey's primary's
+	 * (its description; hashed when a certification of it counts). */
+	if (uid && !uid->attribute && uid->len >= 1 &&
+	    uid->len <= PGPK_MAX_USER_ID) {
+		k.has_user_id = 1;
+		k.user_id.data = (uint8_t *)(uintptr_t)uid->data;
+		k.user_id.len = uid->len;
+		if (!standalone) {
+			ret = pgpk_check_u32(uid->offset, "user ID offset",
+					     uid->offset, err);
+			if (ret)
+				return ret;
+			k.has_user_id_offset = 1;
+			k.user_id_offset = (uint32_t)uid->offset;
+		}
+	} else {
+		uid = NULL;
 	}
 	if (key->subkey) {
 		k.has_subkey = 1;
 		k.subkey = 1;
-		ret = pgpk_material(&cert->primary, &pmat, err);
+		ret = pgpk_material(pri, &pmat, err);
 		if (ret)
 			return ret;
 		k.primary = &pmat;
-		cert_sig = key->binding;
-		k.bound = key->bound_at;
-		k.has_bound = k.bound != 0;
-	} else {
-		const struct pgpk_userid *uid = pgpk_cert_primary_uid(cert);
-
-		if (uid && !uid->attribute && uid->len >= 1 &&
-		    uid->len <= PGPK_MAX_USER_ID) {
-			k.has_user_id = 1;
-			k.user_id.data = (uint8_t *)(uintptr_t)uid->data;
-			k.user_id.len = uid->len;
-			if (!standalone) {
-				ret = pgpk_check_u32(uid->offset,
-						     "user ID offset",
-						     uid->offset, err);
-				if (ret)
-					return ret;
-				k.has_user_id_offset = 1;
-				k.user_id_offset = (uint32_t)uid->offset;
-			}
-			cert_sig = uid->selfsig;
-			if (anchors) {
-				ret = pgpk_anchor_cert(ring, cert, uid, anchors,
-						       &third, err);
-				if (ret)
-					return ret;
-			}
-			if (third)
-				cert_sig = third;
-		} else if (key->binding &&
-			   key->binding->type == PGPK_SIG_DIRECT_KEY) {
-			/* No user ID (allowed for v6, RFC 9580 10.1.1): the
-			 * direct-key self-signature vouches for the key. */
-			cert_sig = key->binding;
-		}
-	}
-	/*
-	 * A certification the kernel cannot hash (v3, not RSA, a hashed
-	 * area without exactly one creation time) or will not (a weak hash:
-	 * the policy floor) would refuse the whole key there: left out, the
-	 * key loads without authority (asym_auth).
-	 */
-	if (cert_sig && pgpk_cert_hashable(cert_sig, &h) &&
-	    pgpk_kernel_cert_hash(cert_sig->hash_algo)) {
-		ret = pgpk_sig_msg(cert_sig, base, &cs, err);
+		/* The binding vouches, and says the subkey's use and life. */
+		ret = pgpk_self_msg(key, key->binding, "binding signature",
+				    base, &cs, err);
 		if (ret)
 			return ret;
 		k.certification = &cs;
+		if (key->first_binding && key->first_binding != key->binding) {
+			ret = pgpk_self_msg(key, key->first_binding,
+					    "first binding signature", base,
+					    &fs, err);
+			if (ret)
+				return ret;
+			k.first_binding = &fs;
+		}
+	} else {
+		cert_sig = uid ? uid->selfsig : pri->binding;
+		if (uid && anchors) {
+			ret = pgpk_anchor_cert(ring, cert, uid, anchors, &third,
+					       err);
+			if (ret)
+				return ret;
+		}
+		if (third)
+			cert_sig = third;
+		/*
+		 * A certification the kernel cannot check would refuse the
+		 * whole key there: left out, the key loads without
+		 * authority (asym_auth).
+		 */
+		if (cert_sig && pgpk_sig_kernel_checkable(cert_sig, NULL)) {
+			ret = pgpk_sig_msg(cert_sig, base, &cs, err);
+			if (ret)
+				return ret;
+			k.certification = &cs;
+		} else {
+			cert_sig = NULL;
+		}
+	}
+	/* The primary key's self-signature: its use and life, and a
+	 * subkey's end (pgpk_key_expires()). */
+	if (cert_sig != pri->binding) {
+		ret = pgpk_self_msg(pri, pri->binding, "self-signature", base,
+				    &ss, err);
+		if (ret)
+			return ret;
+		k.self_signature = &ss;
 	}
 	c.key = &k;
 	return pgpk_pack(&c, blob, blob_len, err);
@@ -588,6 +597,7 @@ static int pgpk_sig_usable(const struct pgpk_sigset *set, size_t idx,
 			   struct pgpk_error *err)
 {
 	struct pgpk_canon *canon = NULL;
+	struct pgpk_canon_error cerr;
 	uint8_t *blob = NULL;
 	size_t len;
 	int ret;
@@ -596,7 +606,7 @@ static int pgpk_sig_usable(const struct pgpk_sigset *set, size_t idx,
 	if (ret || !opts || !opts->sig_filter)
 		goto out_free;
 	canon = malloc(sizeof(*canon));
-	ret = canon ? pgpk_canon_decode(blob, len, canon, NULL) : -ENOMEM;
+	ret = canon ? pgpk_canon_decode(blob, len, canon, &cerr) : -ENOMEM;
 	if (ret) {
 		pgpk_fail(err, ret, set->sigs[idx].offset,
 			  "signature at offset %zu: %s", set->sigs[idx].offset,

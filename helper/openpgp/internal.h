@@ -173,6 +173,18 @@ int pgpk_hash_sig_prefix(struct pgpk_digest *d,
 			 const struct pgpk_signature *sig);
 /* Expected v6 salt size for a hash algorithm, 0 if unknown. */
 size_t pgpk_hash_salt_len(unsigned int hash_algo);
+/*
+ * sig.c: can the kernel check `s` at all, as far as the signature alone
+ * tells: v4 or v6, RSA, SHA-224/256/384/512 (the policy floor), an RSA
+ * value it takes, a v6 salt as long as its hash says, and a hashed area
+ * the kernel's own walk takes (pgpk_hashed_walk(): framing, one creation
+ * time, this one, no critical subpacket pgpk does not understand).
+ * Otherwise the kernel refuses it, EBADMSG or EKEYREJECTED.  *h, if not
+ * NULL: what the area says.
+ */
+struct pgpk_hashed;
+bool pgpk_sig_kernel_checkable(const struct pgpk_signature *s,
+			       struct pgpk_hashed *h);
 
 /* cert.c: verification of one signature made by `signer` over a prepared
  * digest context. */

@@ -182,29 +182,43 @@ struct pgpk_pubkey {
 	int revoked_reason;
 	bool revoked_primary; /* the revocation is the primary key's */
 	bool expired; /* expires != 0 && expires <= now */
-	int64_t expires; /* absolute Unix seconds, 0 = never */
+	/* Absolute Unix seconds, 0 = never: the deciding self-signature's
+	 * (binding's) Key Expiration Time after the key's creation, or its
+	 * own Signature Expiration Time, the earlier. */
+	int64_t expires;
 	bool has_key_flags;
 	uint8_t key_flags; /* from the deciding self-sig / binding */
 	/* Key flags (or, without the subpacket, the algorithm) allow
 	 * signing AND valid AND not revoked AND not expired. */
 	bool can_sign;
 	/* Subkey: its deciding binding signature (0x18); primary: the
-	 * self-signature that decided expiry and flags.  NULL if none. */
+	 * self-signature the kernel reads its expiry and flags from
+	 * (Key.self_signature), the one its version reads: a v4 key's
+	 * primary user ID's newest self-signature, a v6 key's direct-key
+	 * signature (RFC 9580 10.1.1, 10.1.3).  NULL if none. */
 	const struct pgpk_signature *binding;
+	/* Primary v4: a direct-key signature says less (flags or expiry)
+	 * than `binding`; usage and expires are the narrower (GnuPG's
+	 * reading), and the key does not convert (the kernel reads one
+	 * signature). */
+	bool self_narrowed;
 	/* An MPI of the key whose bit count does not match its value
 	 * (RFC 9580 3.2): listed, but never converted (the kernel's
 	 * rebuilt packet would differ). */
 	bool mpi_noncanonical;
-	/* Usage as GnuPG computes it: PGPK_KF_* bits from the deciding
-	 * signature masked by what the algorithm can do, or the algorithm's
-	 * capabilities when no Key Flags subpacket is present. */
+	/* PGPK_KF_* bits from the deciding signature masked by what the
+	 * algorithm can do, or the algorithm's capabilities when no Key
+	 * Flags subpacket is present (but certifying, for a subkey): a
+	 * primary key certifies only so (the kernel's rule). */
 	uint8_t usage;
 	/* Subkey: a valid primary-key binding (0x19 back-signature) was
 	 * found (RFC 9580 5.2.3.34 requires one for signing subkeys). */
 	bool backsig;
-	/* Subkey: creation time of its oldest verifying binding
-	 * (RFC 9580 5.2.1.11: later bindings only update its properties). */
+	/* Subkey: creation time of its oldest verifying binding that the
+	 * kernel can check too, first_binding (RFC 9580 5.2.1.8: later
+	 * bindings only update its properties); else binding's. */
 	uint32_t bound_at;
+	const struct pgpk_signature *first_binding;
 	/* Internal (cert.c): an RSA key as loaded by the first check of a
 	 * signature it made, kept with its keyring; rsa_err once loading
 	 * failed. */
@@ -384,11 +398,14 @@ const struct pgpk_pubkey *pgpk_keyring_find(const struct pgpk_keyring *ring,
 const struct pgpk_userid *pgpk_cert_primary_uid(const struct pgpk_cert *cert);
 
 /*
- * The key description the kernel builds (2022 patch set, patch 07): the
- * primary user ID cut at its first '(' (the comment) with the spaces
- * before it removed, at most 246 octets, a space, the last 8 hex digits
- * of the key ID in lower case (the kernel's bin2hex).  Writes at most size octets,
- * NUL-terminated; returns the length it wanted (like snprintf).
+ * The description the kernel gives the key when add_key gives none
+ * (kernel/pgpk_frame.c pgpk_name(), seed 007's): the primary user ID, if
+ * the primary key's self-signature certifies it, cut at its first '('
+ * with the spaces before it removed, at most 246 octets of it, each
+ * outside printable ASCII (and a backslash) as "\xNN", a space, the last 8 hex
+ * digits of the key ID; else "PGP key <key ID>" ("PGP subkey").  Writes
+ * at most size octets, NUL-terminated; returns the length it wanted
+ * (like snprintf).
  */
 size_t pgpk_key_description(const struct pgpk_cert *cert,
 			    const struct pgpk_pubkey *key, char *buf,
@@ -403,15 +420,21 @@ const char *pgpk_pk_algo_name(unsigned int algo);
 #define PGPK_USE_SIGN 0x01 /* sign documents: key flags must allow it */
 #define PGPK_USE_ALLOW_EXPIRED 0x02 /* --allow-expired */
 #define PGPK_USE_ALLOW_REVOKED 0x04 /* --allow-revoked: soft ones only */
+/* OpenPGP's judgement alone, without the kernel's floor on the
+ * self-signature (list's can_sign, GnuPG's meaning): nothing converts
+ * with it. */
+#define PGPK_USE_OPENPGP 0x08
 
 /*
  * Whether `key` of `cert` may be used (RFC 9580 5.2.3.13, 5.2.3.29,
  * 5.2.3.31, 5.2.3.34, 10.1.1), at the `now` the keyring was parsed at:
  * valid self-signature and binding, back-signature for a signing subkey,
  * not revoked (hard: whatever `use` says), not expired (the primary's
- * expiry included), may sign (PGPK_USE_SIGN).  Every command decides
- * with this function.  0, or -EKEYREJECTED / -EKEYEXPIRED and `err`
- * naming the rule.
+ * expiry included), a self-signature (and a subkey's binding) the kernel
+ * checks, which it reads the key's use and life from (the policy floor:
+ * no SHA-1; but with PGPK_USE_OPENPGP), may sign (PGPK_USE_SIGN).  Every
+ * command decides with this function.  0, or -EKEYREJECTED /
+ * -EKEYEXPIRED and `err` naming the rule.
  */
 int pgpk_key_usable(const struct pgpk_cert *cert, const struct pgpk_pubkey *key,
 		    unsigned int use, struct pgpk_error *err);

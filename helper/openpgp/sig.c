@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "helper/openpgp/internal.h"
+#include "kernel/pgpk_canon.h"
 
 /* RFC 9580 5.2.3.7: subpacket types this library understands. */
 enum pgpk_subpacket {
@@ -41,6 +42,50 @@ enum pgpk_subpacket {
 	PGPK_SP_PREF_AEAD_SUITES = 39,
 };
 
+/* The kernel's PGPK_CRITICAL_OK is this list, but for notations and
+ * trust signatures (a critical trust level or regular expression limits
+ * a certification: nothing here enforces them). */
+#define PGPK_BIT(t) (1ULL << PGPK_SP_##t)
+_Static_assert(
+	PGPK_CRITICAL_OK ==
+		(PGPK_BIT(CREATED) | PGPK_BIT(SIG_EXPIRES) |
+		 PGPK_BIT(EXPORTABLE) | PGPK_BIT(REVOCABLE) |
+		 PGPK_BIT(KEY_EXPIRES) | PGPK_BIT(PLACEHOLDER) |
+		 PGPK_BIT(PREF_SYM) | PGPK_BIT(REVOCATION_KEY) |
+		 PGPK_BIT(ISSUER) | PGPK_BIT(PREF_HASH) | PGPK_BIT(PREF_COMPR) |
+		 PGPK_BIT(KS_PREFS) | PGPK_BIT(PREF_KS) |
+		 PGPK_BIT(PRIMARY_UID) | PGPK_BIT(POLICY) |
+		 PGPK_BIT(KEY_FLAGS) | PGPK_BIT(SIGNER_UID) |
+		 PGPK_BIT(REVOCATION_REASON) | PGPK_BIT(FEATURES) |
+		 PGPK_BIT(TARGET) | PGPK_BIT(EMBEDDED) | PGPK_BIT(ISSUER_FPR) |
+		 PGPK_BIT(PREF_AEAD) | PGPK_BIT(RECIPIENT_FPR) |
+		 PGPK_BIT(ATTESTED) | PGPK_BIT(KEY_BLOCK) |
+		 PGPK_BIT(PREF_AEAD_SUITES)),
+	"PGPK_CRITICAL_OK names every subpacket type but notations and trust");
+#undef PGPK_BIT
+
+bool pgpk_sig_kernel_checkable(const struct pgpk_signature *s,
+			       struct pgpk_hashed *h)
+{
+	struct pgpk_hashed own;
+
+	if (!h)
+		h = &own;
+	return (s->version == 4 || s->version == 6) &&
+	       pgpk_pk_algo_is_rsa(s->pk_algo) && s->pk_algo != PGPK_PK_RSA_E &&
+	       !s->malformed && !s->unknown_critical && s->has_created &&
+	       (s->hash_algo == PGPK_HASH_SHA224 ||
+		s->hash_algo == PGPK_HASH_SHA256 ||
+		s->hash_algo == PGPK_HASH_SHA384 ||
+		s->hash_algo == PGPK_HASH_SHA512) &&
+	       s->rsa_s.len && s->rsa_s.len <= PGPK_MAX_MPI &&
+	       s->hashed_len <= PGPK_MAX_HASHED_AREA &&
+	       (s->version != 6 ||
+		s->salt_len == pgpk_rebuild_salt_len(s->hash_algo)) &&
+	       pgpk_hashed_walk(s->hashed, (u32)s->hashed_len, h) &&
+	       h->created == s->created;
+}
+
 size_t pgpk_hash_salt_len(unsigned int hash_algo)
 {
 	/* RFC 9580 9.5, table 23: v6 signature salt sizes. */
@@ -57,30 +102,6 @@ size_t pgpk_hash_salt_len(unsigned int hash_algo)
 	default:
 		return 0;
 	}
-}
-
-/*
- * Critical notations GnuPG understands; any other critical notation makes
- * the signature invalid (RFC 9580 5.2.3.24).
- */
-static bool pgpk_notation_known(const uint8_t *p, size_t n)
-{
-	static const char *const known[] = {
-		"preferred-email-encoding@pgp.com",
-		"pka-address@gnupg.org",
-	};
-	uint16_t nlen;
-	size_t i;
-
-	if (n < 8)
-		return false;
-	nlen = (uint16_t)(p[4] << 8 | p[5]);
-	if ((size_t)nlen + 8 > n)
-		return false;
-	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (strlen(known[i]) == nlen && !memcmp(p + 8, known[i], nlen))
-			return true;
-	return false;
 }
 
 /*
@@ -212,37 +233,15 @@ static int pgpk_subpackets(const uint8_t *area, size_t len, size_t base,
 					c.base + (size_t)(p - c.data);
 			}
 			break;
-		case PGPK_SP_NOTATION:
-			if (critical && !pgpk_notation_known(p, n))
-				sig->unknown_critical = true;
-			break;
-		case PGPK_SP_EXPORTABLE:
-		case PGPK_SP_TRUST:
-		case PGPK_SP_REGEX:
-		case PGPK_SP_PLACEHOLDER:
-		case PGPK_SP_PREF_SYM:
-		case PGPK_SP_REVOCATION_KEY:
-		case PGPK_SP_PREF_HASH:
-		case PGPK_SP_PREF_COMPR:
-		case PGPK_SP_KS_PREFS:
-		case PGPK_SP_PREF_KS:
-		case PGPK_SP_POLICY:
-		case PGPK_SP_SIGNER_UID:
-		case PGPK_SP_FEATURES:
-		case PGPK_SP_TARGET:
-		case PGPK_SP_PREF_AEAD:
-		case PGPK_SP_RECIPIENT_FPR:
-		case PGPK_SP_ATTESTED:
-		case PGPK_SP_KEY_BLOCK:
-		case PGPK_SP_PREF_AEAD_SUITES:
-			/* Understood, but nothing here depends on them. */
-			break;
 		default:
-			/* 5.2.3.7: unknown and critical => invalid. */
-			if (critical)
-				sig->unknown_critical = true;
+			/* Understood (PGPK_CRITICAL_OK), ignored, or unknown. */
 			break;
 		}
+		/* 5.2.3.7, 5.2.3.24: a critical subpacket pgpk does not
+		 * understand, or a critical notation, makes the signature
+		 * invalid: the kernel's rule (pgpk_hashed_walk()). */
+		if (critical && !(type < 64 && (PGPK_CRITICAL_OK >> type & 1)))
+			sig->unknown_critical = true;
 		continue;
 bad_value:
 		/* A known subpacket with an impossible value: the signature

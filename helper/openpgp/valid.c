@@ -51,6 +51,8 @@ int pgpk_key_usable(const struct pgpk_cert *cert, const struct pgpk_pubkey *key,
 		    unsigned int use, struct pgpk_error *err)
 {
 	const char *what = key->subkey ? "subkey" : "key";
+	const struct pgpk_pubkey *pri = &cert->primary;
+	const struct pgpk_signature *self;
 
 	if (!cert->primary.valid)
 		return pgpk_fail(
@@ -79,6 +81,42 @@ int pgpk_key_usable(const struct pgpk_cert *cert, const struct pgpk_pubkey *key,
 					 "primary key" :
 					 what,
 				 pgpk_key_expires(cert, key));
+	/* The kernel reads the key's use and life from its primary key's
+	 * self-signature, the one its version reads (a v4 key's primary user
+	 * ID's, a v6 key's direct-key one), and a subkey's binding: it must
+	 * check them (the policy floor), and they must say all OpenPGP does
+	 * (no narrower direct-key signature).  A key the kernel takes none
+	 * of, not RSA, is refused as such (ENOPKG). */
+	if (!(use & PGPK_USE_OPENPGP) && pgpk_pk_algo_is_rsa(key->algo) &&
+	    pgpk_pk_algo_is_rsa(pri->algo)) {
+		if (!pri->binding)
+			return pgpk_fail(
+				err, -EKEYREJECTED, pri->offset,
+				"%s's primary key has no %s", what,
+				pri->version == 6 ?
+					"direct-key self-signature (a v6 key's use and life)" :
+					"self-signature of its primary user ID (a v4 key's use and life)");
+		if (pri->self_narrowed)
+			return pgpk_fail(
+				err, -EKEYREJECTED, pri->offset,
+				"%s's primary key: its direct-key signature says less (flags or expiry) than its primary user ID's self-signature, which the kernel reads: it cannot be given both",
+				what);
+		self = !pgpk_sig_kernel_checkable(pri->binding, NULL) ?
+			       pri->binding :
+		       key->subkey && !pgpk_sig_kernel_checkable(key->binding,
+								 NULL) ?
+			       key->binding :
+			       NULL;
+		if (self)
+			return pgpk_fail(
+				err, -EKEYREJECTED, self->offset,
+				"%s's %s is one the kernel does not check (v%u, algorithm %u, %s, or a hashed area it refuses): policy floor",
+				what,
+				self == pri->binding ? "self-signature" :
+						       "binding signature",
+				self->version, self->pk_algo,
+				pgpk_md_name(self->hash_algo) ?: "hash ?");
+	}
 	/* RFC 9580 5.2.3.34: a signing subkey proves, by its own
 	 * signature, that it belongs to this primary key; the kernel never
 	 * sees the back-signature. */

@@ -244,9 +244,9 @@ struct pgpk_env {
 	struct pgpk_policy policy;
 	uint8_t n[256], other_n[256], s[256];
 	uint8_t *key_blob, *other_key_blob, *sig_blob, *sha1_sig_blob;
-	uint8_t *small_key_blob, *expired_key_blob, *moved_key_blob;
+	uint8_t *small_key_blob, *expired_sig_blob, *moved_key_blob;
 	size_t key_len, other_key_len, sig_len, sha1_sig_len;
-	size_t small_key_len, expired_key_len, moved_key_len;
+	size_t small_key_len, expired_sig_len, moved_key_len;
 	uint8_t *key_input, *sig_input, *small_input, *uid_input;
 	size_t key_input_len, sig_input_len, small_input_len, uid_input_len;
 	bool nofile_zero; /* no descriptor left for the run */
@@ -355,15 +355,15 @@ static void pgpk_env_init(struct pgpk_env *env)
 	pgpk_test_modulus(env->n, 2048, 1);
 	pgpk_test_modulus(env->other_n, 2048, 2);
 	pgpk_test_modulus(env->s, 2047, 3);
-	env->key_blob = pgpk_test_key_blob(env->n, 256, 3, 0, &env->key_len);
-	env->other_key_blob = pgpk_test_key_blob(env->other_n, 256, 3, 0,
-						 &env->other_key_len);
+	env->key_blob = pgpk_test_key_blob(env->n, 256, 3, &env->key_len);
+	env->other_key_blob =
+		pgpk_test_key_blob(env->other_n, 256, 3, &env->other_key_len);
 	env->moved_key_blob =
-		pgpk_test_key_blob(env->n, 256, 4, 0, &env->moved_key_len);
-	env->expired_key_blob = pgpk_test_key_blob(env->n, 256, 3, 1700000001,
-						   &env->expired_key_len);
+		pgpk_test_key_blob(env->n, 256, 4, &env->moved_key_len);
+	env->expired_sig_blob = pgpk_test_sig_blob(env->s, 256, 8, 1700000001,
+						   &env->expired_sig_len);
 	env->small_key_blob =
-		pgpk_test_key_blob(env->n, 128, 3, 0, &env->small_key_len);
+		pgpk_test_key_blob(env->n, 128, 3, &env->small_key_len);
 	env->sig_blob = pgpk_test_sig_blob(env->s, 256, 8, 0, &env->sig_len);
 	env->sha1_sig_blob =
 		pgpk_test_sig_blob(env->s, 256, 2, 0, &env->sha1_sig_len);
@@ -383,7 +383,7 @@ static void pgpk_env_free(struct pgpk_env *env)
 	free(env->key_blob);
 	free(env->other_key_blob);
 	free(env->moved_key_blob);
-	free(env->expired_key_blob);
+	free(env->expired_sig_blob);
 	free(env->small_key_blob);
 	free(env->sig_blob);
 	free(env->sha1_sig_blob);
@@ -454,8 +454,8 @@ static void pgpk_good_and_policy_cases(struct pgpk_env *env)
 				  0 };
 	struct pgpk_fake small = { env->small_key_blob, env->small_key_len,
 				   NULL, 0 };
-	struct pgpk_fake expired = { env->expired_key_blob,
-				     env->expired_key_len, NULL, 0 };
+	struct pgpk_fake expired = { env->expired_sig_blob,
+				     env->expired_sig_len, NULL, 0 };
 	struct pgpk_fake big = { env->key_blob, env->key_len, NULL, 0 };
 	uint8_t *big_in;
 	size_t big_len;
@@ -476,11 +476,12 @@ static void pgpk_good_and_policy_cases(struct pgpk_env *env)
 		  env->sig_input, env->sig_input_len, EKEYREJECTED);
 	pgpk_case("policy-1024-bit", env, child_answer, &small, PGPK_WANT_KEY,
 		  env->small_input, env->small_input_len, EKEYREJECTED);
-	pgpk_case("policy-expired", env, child_answer, &expired, PGPK_WANT_KEY,
-		  env->key_input, env->key_input_len, EKEYEXPIRED);
+	/* A signature's expiry, as its hashed area says (the kernel's walk). */
+	pgpk_case("policy-expired", env, child_answer, &expired, PGPK_WANT_SIG,
+		  env->sig_input, env->sig_input_len, EKEYEXPIRED);
 	env->policy.allow_expired = true;
 	pgpk_case("policy-allow-expired", env, child_answer, &expired,
-		  PGPK_WANT_KEY, env->key_input, env->key_input_len, 0);
+		  PGPK_WANT_SIG, env->sig_input, env->sig_input_len, 0);
 	env->policy.allow_expired = false;
 	env->policy.min_rsa_bits = 1024;
 	pgpk_case("policy-min-1024", env, child_answer, &small, PGPK_WANT_KEY,

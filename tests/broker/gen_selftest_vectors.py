@@ -101,18 +101,14 @@ def signature(body, body_offset=None):
     off += 2 + ulen
     quick = int.from_bytes(body[off:off + 2], "big")
     s, s_at, off = mpi_at(body, off + 2)
-    created, expires, keyid, fpr, flags = 0, 0, None, None, None
+    created, keyid, fpr = 0, None, None
     for t, v in subpackets(hashed):
         if t == 2:
             created = int.from_bytes(v, "big")
-        elif t == 3:
-            expires = int.from_bytes(v, "big")
         elif t == 16:
             keyid = v
         elif t == 33:
             fpr = v[1:]
-        elif t == 27:
-            flags = v[0]
     for t, v in subpackets(unhashed):
         if t == 16 and keyid is None:
             keyid = v
@@ -120,8 +116,6 @@ def signature(body, body_offset=None):
         keyid = fpr[-8:]
     enc = (f_varint(1, 4) + f_varint(2, typ) + f_varint(3, pk) +
            f_varint(4, h) + f_varint(5, created))
-    if expires:
-        enc += f_varint(6, created + expires)
     enc += f_bytes(7, hashed) + f_varint(9, quick) + f_bytes(10, s)
     if keyid is not None:
         enc += f_bytes(11, keyid)
@@ -129,7 +123,7 @@ def signature(body, body_offset=None):
         enc += f_bytes(12, fpr)
     if body_offset is not None:
         enc += f_varint(13, body_offset + s_at)
-    return enc, flags
+    return enc
 
 
 def canonical_key(data):
@@ -137,11 +131,11 @@ def canonical_key(data):
     (t0, koff, kbody), (t1, uoff, ubody), (t2, soff, sbody) = pk[:3]
     assert (t0, t1, t2) == (6, 13, 2)
     mat, _ = key_material(kbody)
-    cert, flags = signature(sbody, soff)
+    # The self-certification: the certification and the self-signature
+    # the kernel reads the key's use and life from.
+    cert = signature(sbody, soff)
     key = f_bytes(1, mat) + f_varint(2, koff) + f_bytes(4, ubody) + \
         f_varint(5, uoff)
-    if flags is not None:
-        key += f_varint(7, flags)
     key += f_bytes(10, cert)
     return MAGIC + f_bytes(1, key)
 
@@ -149,8 +143,7 @@ def canonical_key(data):
 def canonical_sig(data):
     (t, _, body), = list(packets(data))
     assert t == 2
-    enc, _ = signature(body)
-    return MAGIC + f_bytes(2, enc)
+    return MAGIC + f_bytes(2, signature(body))
 
 
 def c_array(name, b):

@@ -96,7 +96,7 @@ uint8_t *pgpk_test_key_blob_opts(const uint8_t *n, size_t n_len,
 }
 
 uint8_t *pgpk_test_key_blob(const uint8_t *n, size_t n_len, uint32_t offset,
-			    uint64_t expires, size_t *len)
+			    size_t *len)
 {
 	static const uint8_t e[] = { 0x01, 0x00, 0x01 };
 	Pgpk__KeyMaterial m = PGPK__KEY_MATERIAL__INIT;
@@ -113,10 +113,6 @@ uint8_t *pgpk_test_key_blob(const uint8_t *n, size_t n_len, uint32_t offset,
 	key.material = &m;
 	key.has_packet_offset = 1;
 	key.packet_offset = offset;
-	if (expires) {
-		key.has_expires = 1;
-		key.expires = expires;
-	}
 	c.key = &key;
 	return pgpk_test_pack(&c, len);
 }
@@ -126,7 +122,9 @@ static uint8_t *pgpk_test_sig_or_msg(const uint8_t *s, size_t s_len,
 				     const uint8_t *content, size_t content_len,
 				     size_t *len)
 {
-	static const uint8_t area[] = { 5, 2, 0x65, 0x53, 0xf1, 0x00 };
+	/* RFC 9580 5.2.3.11 creation time 1700000000; 5.2.3.18 expiry */
+	uint8_t area[12] = { 5, 2, 0x65, 0x53, 0xf1, 0x00, 5, 3 };
+	uint32_t after = (uint32_t)(expires - 1700000000);
 	Pgpk__Signature sig = PGPK__SIGNATURE__INIT;
 	Pgpk__Canonical c = PGPK__CANONICAL__INIT;
 
@@ -135,13 +133,13 @@ static uint8_t *pgpk_test_sig_or_msg(const uint8_t *s, size_t s_len,
 	sig.pubkey_algorithm = 1;
 	sig.hash_algorithm = hash;
 	sig.created = 1700000000;
-	if (expires) {
-		sig.has_expires = 1;
-		sig.expires = expires;
-	}
+	area[8] = (uint8_t)(after >> 24);
+	area[9] = (uint8_t)(after >> 16);
+	area[10] = (uint8_t)(after >> 8);
+	area[11] = (uint8_t)after;
 	sig.has_hashed_area = 1;
-	sig.hashed_area.data = (uint8_t *)area;
-	sig.hashed_area.len = sizeof(area);
+	sig.hashed_area.data = area;
+	sig.hashed_area.len = expires ? sizeof(area) : 6;
 	sig.quick_check = 0x1234;
 	sig.rsa_s.data = (uint8_t *)s;
 	sig.rsa_s.len = s_len;

@@ -15,10 +15,10 @@ void pgpk_test_modulus(uint8_t *n, unsigned int bits, uint8_t seed);
 
 /*
  * A canonical Key: v4 RSA (created 1700000000, e = 65537) with modulus n,
- * its packet body at `offset`, optional expiry (0 = never).
+ * its packet body at `offset`.
  */
 uint8_t *pgpk_test_key_blob(const uint8_t *n, size_t n_len, uint32_t offset,
-			    uint64_t expires, size_t *len);
+			    size_t *len);
 
 /* What a key blob holds beyond pgpk_test_key_blob()'s. */
 struct pgpk_test_key_opts {
@@ -53,7 +53,11 @@ uint8_t *pgpk_test_key_uid_input(const uint8_t *n, size_t n_len,
 				 const char *uid, size_t total);
 uint32_t pgpk_test_uid_offset(size_t n_len);
 
-/* A canonical Signature with RSA value s and the given hash algorithm. */
+/*
+ * A canonical Signature with RSA value s and the given hash algorithm,
+ * created 1700000000, expiring at `expires` (0: never) as its hashed area
+ * says.
+ */
 uint8_t *pgpk_test_sig_blob(const uint8_t *s, size_t s_len, unsigned int hash,
 			    uint64_t expires, size_t *len);
 

@@ -115,6 +115,12 @@ static const struct {
 	{ { "--negative-timeout=99999999" }, -1 },
 	{ { "--negative-timeout=x" }, -1 },
 	{ { "--sandbox-user=65534" }, 1 },
+	{ { "--max-per-uid=1" }, 1 },
+	{ { "--max-per-uid", "64" }, 1 },
+	{ { "--max-per-uid=0" }, 1 }, /* no bound */
+	{ { "--max-per-uid=65" }, -1 },
+	{ { "--max-per-uid=-1" }, -1 },
+	{ { "--max-per-uid=" }, -1 },
 	{ { "--sandbox-user=" }, -1 },
 	{ { "--min-rsa-bitsx=1" }, 0 },
 	{ { "--stderr" }, 0 },
@@ -154,14 +160,14 @@ static void pgpk_test_values(void)
 	static char a0[] = "--hashes=sha384", a1[] = "--min-rsa-bits=3072",
 		    a2[] = "--allow-expired", a3[] = "--timeout-ms",
 		    a4[] = "750", a5[] = "--negative-timeout=5",
-		    a6[] = "--max-input=4096";
-	char *argv[] = { a0, a1, a2, a3, a4, a5, a6 };
+		    a6[] = "--max-input=4096", a7[] = "--max-per-uid=2";
+	char *argv[] = { a0, a1, a2, a3, a4, a5, a6, a7 };
 	struct pgpk_policy p, q;
 	int i = 0, n = sizeof(argv) / sizeof(argv[0]);
 
 	pgpk_policy_default(&p);
 	if (p.min_rsa_bits != 2048 || p.timeout_ms != 2000 || p.allow_expired ||
-	    p.max_answer != 32767 ||
+	    p.max_answer != 32767 || p.max_per_uid != 4 ||
 	    p.hash_mask != (1U << 8 | 1U << 9 | 1U << 10)) {
 		pgpk_failures++;
 		printf("FAIL defaults\n");
@@ -170,7 +176,8 @@ static void pgpk_test_values(void)
 		if (pgpk_policy_option(&p, n, argv, &i, stderr) != 1)
 			break;
 	if (i != n || p.hash_mask != 1U << 9 || p.min_rsa_bits != 3072 ||
-	    !p.allow_expired || p.timeout_ms != 750 || p.max_input != 4096) {
+	    !p.allow_expired || p.timeout_ms != 750 || p.max_input != 4096 ||
+	    p.max_per_uid != 2) {
 		pgpk_failures++;
 		printf("FAIL values\n");
 	} else {

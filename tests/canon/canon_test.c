@@ -138,8 +138,6 @@ static void pgpk_rand_sig(uint64_t *s, Pgpk__Signature *g, struct pgpk_pools *p,
 	g->pubkey_algorithm = pgpk_rand_range(s, 0, 255);
 	g->hash_algorithm = pgpk_rand_range(s, 0, 255);
 	g->created = pgpk_rand_u32(s);
-	g->has_expires = pgpk_rand(s) & 1;
-	g->expires = pgpk_rand_u64(s);
 	g->has_hashed_area = 1;
 	g->hashed_area = pgpk_rand_bytes(
 		s, p->hashed[i], 0,
@@ -187,8 +185,6 @@ static int pgpk_same_sig(const struct pgpk_sig *d, const Pgpk__Signature *g)
 	       d->pubkey_algorithm == g->pubkey_algorithm &&
 	       d->hash_algorithm == g->hash_algorithm &&
 	       d->created == g->created &&
-	       PGPK_HAS(d, PGPK_SIG_EXPIRES) == g->has_expires &&
-	       (!g->has_expires || d->expires == g->expires) &&
 	       PGPK_HAS(d, PGPK_SIG_HASHED_AREA) == g->has_hashed_area &&
 	       pgpk_same_bytes(&d->hashed_area, &g->hashed_area) &&
 	       PGPK_HAS(d, PGPK_SIG_SALT) == g->has_salt &&
@@ -227,21 +223,23 @@ static int pgpk_same_key(const struct pgpk_key *d, const Pgpk__Key *k)
 		       (k->has_packet_offset ? k->packet_offset : 0) &&
 	       PGPK_HAS(d, PGPK_KEY_SUBKEY) == k->has_subkey &&
 	       d->subkey == (k->has_subkey && k->subkey) &&
-	       PGPK_HAS(d, PGPK_KEY_BOUND) == k->has_bound &&
-	       d->bound == (k->has_bound ? k->bound : 0) &&
 	       PGPK_HAS(d, PGPK_KEY_SOFT_REVOKED) == k->has_soft_revoked &&
 	       d->soft_revoked == (k->has_soft_revoked ? k->soft_revoked : 0) &&
 	       PGPK_HAS(d, PGPK_KEY_USER_ID) == k->has_user_id &&
 	       pgpk_same_bytes(&d->user_id, &k->user_id) &&
 	       d->user_id_offset ==
 		       (k->has_user_id_offset ? k->user_id_offset : 0) &&
-	       d->expires == (k->has_expires ? k->expires : 0) &&
-	       d->key_flags == (k->has_key_flags ? k->key_flags : 0) &&
 	       PGPK_HAS(d, PGPK_KEY_PRIMARY) == !!k->primary &&
 	       (!k->primary || pgpk_same_material(&d->primary, k->primary)) &&
 	       PGPK_HAS(d, PGPK_KEY_CERTIFICATION) == !!k->certification &&
 	       (!k->certification ||
-		pgpk_same_sig(&d->certification, k->certification));
+		pgpk_same_sig(&d->certification, k->certification)) &&
+	       PGPK_HAS(d, PGPK_KEY_SELF_SIGNATURE) == !!k->self_signature &&
+	       (!k->self_signature ||
+		pgpk_same_sig(&d->self_signature, k->self_signature)) &&
+	       PGPK_HAS(d, PGPK_KEY_FIRST_BINDING) == !!k->first_binding &&
+	       (!k->first_binding ||
+		pgpk_same_sig(&d->first_binding, k->first_binding));
 }
 
 /* Pack @c behind the magic into a malloc()ed blob. */
@@ -261,7 +259,7 @@ static void pgpk_test_round_trip(unsigned int iterations)
 {
 	struct pgpk_pools *p = calloc(1, sizeof(*p));
 	Pgpk__KeyMaterial mat, prim;
-	Pgpk__Signature sig, cert, more[4], *mores[4];
+	Pgpk__Signature sig, cert, self, first, more[4], *mores[4];
 	struct pgpk_canon_error err;
 	struct pgpk_canon *d = malloc(sizeof(*d));
 	uint64_t seed = 0x9e3779b97f4a7c15ULL;
@@ -290,10 +288,6 @@ static void pgpk_test_round_trip(unsigned int iterations)
 					&seed, p->uid, 1, PGPK_MAX_USER_ID, 0);
 			key.has_user_id_offset = pgpk_rand(&seed) & 1;
 			key.user_id_offset = pgpk_rand_u32(&seed);
-			key.has_expires = pgpk_rand(&seed) & 1;
-			key.expires = pgpk_rand_u64(&seed);
-			key.has_key_flags = pgpk_rand(&seed) & 1;
-			key.key_flags = pgpk_rand_range(&seed, 0, 255);
 			/* A subkey has its primary key, nothing else does. */
 			if (key.has_subkey && key.subkey) {
 				pgpk_rand_material(&seed, &prim, p, 1);
@@ -303,10 +297,17 @@ static void pgpk_test_round_trip(unsigned int iterations)
 				pgpk_rand_sig(&seed, &cert, p, 1);
 				key.certification = &cert;
 			}
-			key.has_bound = pgpk_rand(&seed) & 1;
-			key.bound = pgpk_rand_u32(&seed);
 			key.has_soft_revoked = pgpk_rand(&seed) & 1;
 			key.soft_revoked = pgpk_rand_u32(&seed);
+			/* Pools 0 and 1 again: their octets may agree. */
+			if (pgpk_rand(&seed) & 1) {
+				pgpk_rand_sig(&seed, &self, p, 0);
+				key.self_signature = &self;
+			}
+			if (pgpk_rand(&seed) & 1) {
+				pgpk_rand_sig(&seed, &first, p, 1);
+				key.first_binding = &first;
+			}
 			c.key = &key;
 		} else {
 			pgpk_rand_sig(&seed, &sig, p, 0);
@@ -732,8 +733,19 @@ static void pgpk_test_key_variants(void)
 
 	KEY_CASE("subkey flag 2", W_RANGE, pgpk_w_uint(&rest, 3, 2));
 	KEY_CASE("empty user ID", W_LEN, pgpk_w_bytes(&rest, 4, "", 0));
-	KEY_CASE("key flags 256", W_RANGE, pgpk_w_uint(&rest, 7, 256));
-	KEY_CASE("unknown key field 14", W_LEFT, pgpk_w_uint(&rest, 14, 1));
+	/* 6, 7 and 12 were hints (expires, key_flags, bound): reserved,
+	 * refused however spelled; the kernel reads them from the
+	 * self-signatures it verifies. */
+	KEY_CASE("field 6 (expires)", W_LEFT, pgpk_w_uint(&rest, 6, 1));
+	KEY_CASE("field 7 (key_flags)", W_LEFT, pgpk_w_uint(&rest, 7, 3));
+	KEY_CASE("field 12 (bound)", W_LEFT, pgpk_w_uint(&rest, 12, 1));
+	KEY_CASE("field 7 after a certification", W_LEFT, {
+		pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
+		pgpk_w_uint(&rest, 7, 3);
+	});
+	KEY_CASE("unknown key field 16", W_LEFT, pgpk_w_uint(&rest, 16, 1));
+	KEY_CASE("self-signature as a varint", W_LEFT,
+		 pgpk_w_uint(&rest, 14, 1));
 	KEY_CASE("material twice", W_LEFT,
 		 pgpk_w_bytes(&rest, 1, mat.buf, mat.len));
 	KEY_CASE("subkey without its primary", W_PRIMARY,
@@ -749,7 +761,22 @@ static void pgpk_test_key_variants(void)
 		pgpk_w_uint(&rest, 3, 1);
 		pgpk_w_bytes(&rest, 8, mat.buf, mat.len);
 		pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
-		pgpk_w_uint(&rest, 12, 1700000001);
+		pgpk_w_bytes(&rest, 14, sig.buf, sig.len);
+		pgpk_w_bytes(&rest, 15, sig.buf, sig.len);
+	});
+	KEY_CASE("first binding before the self-signature", W_LEFT, {
+		pgpk_w_bytes(&rest, 15, sig.buf, sig.len);
+		pgpk_w_bytes(&rest, 14, sig.buf, sig.len);
+	});
+	KEY_CASE("self-signature twice", W_LEFT, {
+		pgpk_w_bytes(&rest, 14, sig.buf, sig.len);
+		pgpk_w_bytes(&rest, 14, sig.buf, sig.len);
+	});
+	KEY_CASE("self-signature v3", W_SIGVER, {
+		struct pgpk_w v3 = { .len = 0 };
+
+		pgpk_w_sig(&v3, 3);
+		pgpk_w_bytes(&rest, 14, v3.buf, v3.len);
 	});
 	/* 9 was Key.primary_offset: reserved, refused. */
 	KEY_CASE("field 9 (primary_offset) of a subkey", W_LEFT, {
@@ -758,30 +785,33 @@ static void pgpk_test_key_variants(void)
 		pgpk_w_uint(&rest, 9, 400);
 	});
 	KEY_CASE("field 9 alone", W_LEFT, pgpk_w_uint(&rest, 9, 0));
-	/* A 64-bit field: only the varint's own bound refuses 2^64 + ... */
-	KEY_CASE("expiry over 64 bits", W_RANGE, {
-		pgpk_w_varint(&rest, 6 << 3);
+	/* Every number is 32 bits: a 10-octet varint, 2^32, refused. */
+	KEY_CASE("soft revocation over 64 bits", W_RANGE, {
+		pgpk_w_varint(&rest, 13 << 3);
 		pgpk_w_raw(&rest, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02",
 			   10);
 	});
-	KEY_CASE("expiry of 2^64 - 1, 10 octets", W_OK, {
-		pgpk_w_varint(&rest, 6 << 3);
-		pgpk_w_raw(&rest, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01",
-			   10);
+	KEY_CASE("soft revocation of 2^32", W_RANGE, {
+		pgpk_w_varint(&rest, 13 << 3);
+		pgpk_w_raw(&rest, "\x80\x80\x80\x80\x10", 5);
 	});
+	KEY_CASE("soft revocation of 2^32 - 1", W_OK,
+		 pgpk_w_uint(&rest, 13, UINT32_MAX));
 	KEY_CASE("valid optional fields", W_OK, {
 		pgpk_w_uint(&rest, 2, 0);
 		pgpk_w_uint(&rest, 3, 0);
 		pgpk_w_bytes(&rest, 4, "Alice <a@example.org>", 21);
-		pgpk_w_uint(&rest, 6, UINT64_MAX);
 	});
 	KEY_CASE("every field of a primary key", W_OK, {
 		pgpk_w_uint(&rest, 2, 3);
 		pgpk_w_bytes(&rest, 4, "Alice <a@example.org>", 21);
 		pgpk_w_uint(&rest, 5, 300);
-		pgpk_w_uint(&rest, 6, 1800000000);
-		pgpk_w_uint(&rest, 7, 3);
 		pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
+		pgpk_w_uint(&rest, 13, 1750000000);
+		pgpk_w_bytes(&rest, 14, sig.buf, sig.len);
+	});
+	KEY_CASE("self-signature before soft revocation", W_LEFT, {
+		pgpk_w_bytes(&rest, 14, sig.buf, sig.len);
 		pgpk_w_uint(&rest, 13, 1750000000);
 	});
 	KEY_CASE("user ID before packet offset", W_LEFT, {
@@ -799,10 +829,10 @@ static void pgpk_test_key_variants(void)
 		pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
 		pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
 	});
-	KEY_CASE("field 11 between certification and bound", W_LEFT, {
+	KEY_CASE("field 11 between certification and soft revocation", W_LEFT, {
 		pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
 		pgpk_w_bytes(&rest, 11, sig.buf, sig.len);
-		pgpk_w_uint(&rest, 12, 1);
+		pgpk_w_uint(&rest, 13, 1);
 	});
 	KEY_CASE("field 11 as a varint", W_LEFT, pgpk_w_uint(&rest, 11, 1));
 	KEY_CASE("field 11 empty", W_LEFT, pgpk_w_bytes(&rest, 11, "", 0));
@@ -830,6 +860,7 @@ static void pgpk_test_key_variants(void)
 static void pgpk_test_sig_variants(void)
 {
 	struct pgpk_w sig, rest, blob;
+	struct pgpk_canon_error err;
 	struct pgpk_canon *d = malloc(sizeof(*d));
 
 #define SIG_CASE(name, want, version, body)          \
@@ -862,6 +893,19 @@ static void pgpk_test_sig_variants(void)
 		 pgpk_w_bytes(&rest, 3, "hello\r\n", 7));
 	SIG_CASE("signature with empty content", W_OK, 4,
 		 pgpk_w_bytes(&rest, 3, "", 0));
+	/* 6 was Signature.expires: reserved (the hashed area says). */
+	SIG_CASE("field 6 (expires) in its place", W_LEFT, 4, {
+		sig.len = 0;
+		pgpk_w_uint(&sig, 1, 4);
+		pgpk_w_uint(&sig, 2, 0);
+		pgpk_w_uint(&sig, 3, 1);
+		pgpk_w_uint(&sig, 4, 8);
+		pgpk_w_uint(&sig, 5, 1);
+		pgpk_w_uint(&sig, 6, 1800000000);
+		pgpk_w_bytes(&sig, 7, "", 0);
+		pgpk_w_uint(&sig, 9, 1);
+		pgpk_w_bytes(&sig, 10, "\x01", 1);
+	});
 	SIG_CASE("quick check over 16 bits", W_RANGE, 4, {
 		pgpk_w_sig_head(&sig, 4);
 		pgpk_w_uint(&sig, 9, 0x10000);
@@ -938,7 +982,7 @@ static void pgpk_test_sig_variants(void)
 		pgpk_w_bytes(&sig, 10, "\x01", 1);
 	});
 	pgpk_check(
-		!pgpk_canon_decode(blob.buf, blob.len, d, NULL) &&
+		!pgpk_canon_decode(blob.buf, blob.len, d, &err) &&
 			d->sigs[0].salt.len == 17 &&
 			pgpk_rebuild_salt_len(d->sigs[0].hash_algorithm) == 16,
 		"SHA-256 salt of 17 octets: pgpk_rebuild_salt_len() says 16");
@@ -988,6 +1032,7 @@ static void pgpk_test_sig_variants(void)
 static void pgpk_test_more_signatures(void)
 {
 	struct pgpk_w mat = { .len = 0 }, sig = { .len = 0 }, bad, blob;
+	struct pgpk_canon_error err;
 	static struct pgpk_w rest;
 	static struct pgpk_canon d;
 	unsigned int i;
@@ -1009,7 +1054,7 @@ static void pgpk_test_more_signatures(void)
 		for (i = 0; i < 3; i++)
 			pgpk_w_bytes(&rest, 4, sig.buf, sig.len);
 	});
-	pgpk_check(!pgpk_canon_decode(blob.buf, blob.len, &d, NULL) &&
+	pgpk_check(!pgpk_canon_decode(blob.buf, blob.len, &d, &err) &&
 			   d.nr_more == 3 &&
 			   PGPK_HAS(&d, PGPK_CANON_MORE_SIGNATURES) &&
 			   d.content.len == 4,
@@ -1022,11 +1067,11 @@ static void pgpk_test_more_signatures(void)
 	pgpk_check(!d.sigs[4].present, "no fifth signature");
 	MORE_CASE("detached, one more signature", W_OK,
 		  pgpk_w_bytes(&rest, 4, sig.buf, sig.len));
-	pgpk_check(!pgpk_canon_decode(blob.buf, blob.len, &d, NULL) &&
+	pgpk_check(!pgpk_canon_decode(blob.buf, blob.len, &d, &err) &&
 			   d.nr_more == 1 && !PGPK_HAS(&d, PGPK_CANON_CONTENT),
 		   "one more signature: count");
 	MORE_CASE("no more signatures", W_OK, {});
-	pgpk_check(!pgpk_canon_decode(blob.buf, blob.len, &d, NULL) &&
+	pgpk_check(!pgpk_canon_decode(blob.buf, blob.len, &d, &err) &&
 			   d.nr_more == 0 &&
 			   !PGPK_HAS(&d, PGPK_CANON_MORE_SIGNATURES),
 		   "no more signature: count");
@@ -1034,7 +1079,7 @@ static void pgpk_test_more_signatures(void)
 		for (i = 0; i < PGPK_MAX_SIGNATURES - 1; i++)
 			pgpk_w_bytes(&rest, 4, sig.buf, sig.len);
 	});
-	pgpk_check(!pgpk_canon_decode(blob.buf, blob.len, &d, NULL) &&
+	pgpk_check(!pgpk_canon_decode(blob.buf, blob.len, &d, &err) &&
 			   d.nr_more == PGPK_MAX_SIGNATURES - 1 &&
 			   d.sigs[PGPK_MAX_SIGNATURES - 1].quick_check ==
 				   0xbeef,
@@ -1124,6 +1169,7 @@ static void pgpk_test_envelope(void)
 static void pgpk_test_truncation(void)
 {
 	struct pgpk_w mat = { .len = 0 }, sig = { .len = 0 }, rest, blob;
+	struct pgpk_canon_error err;
 	static struct pgpk_canon d;
 	size_t i, refused = 0, total = 0;
 	unsigned int v;
@@ -1133,18 +1179,20 @@ static void pgpk_test_truncation(void)
 	pgpk_w_bytes(&rest, 4, "Bob <b@example.org>", 19);
 	pgpk_w_sig(&sig, 4);
 	pgpk_w_bytes(&rest, 10, sig.buf, sig.len);
-	pgpk_w_uint(&rest, 12, 1);
+	pgpk_w_uint(&rest, 13, 1);
+	pgpk_w_bytes(&rest, 14, sig.buf, sig.len);
 	pgpk_w_key_blob(&blob, &mat, &rest);
-	EXPECT("key with certification and bound", &blob, W_OK);
+	EXPECT("key with certification, soft revocation, self-signature", &blob,
+	       W_OK);
 	for (i = 0; i < blob.len; i++, total++)
-		refused += pgpk_canon_decode(blob.buf, i, &d, NULL) == -EBADMSG;
+		refused += pgpk_canon_decode(blob.buf, i, &d, &err) == -EBADMSG;
 
 	for (v = 4; v <= 6; v += 2) {
 		sig.len = 0;
 		pgpk_w_sig(&sig, v);
 		pgpk_w_sig_blob(&blob, &sig, NULL);
 		for (i = 0; i < blob.len; i++, total++)
-			refused += pgpk_canon_decode(blob.buf, i, &d, NULL) ==
+			refused += pgpk_canon_decode(blob.buf, i, &d, &err) ==
 				   -EBADMSG;
 	}
 	pgpk_check(refused == total, "truncation: %zu of %zu prefixes refused",

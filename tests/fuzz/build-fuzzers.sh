@@ -3,7 +3,7 @@
 # is gcc, which has no libFuzzer) and optionally run them.
 #
 #   tests/fuzz/build-fuzzers.sh                 build build/fuzz/{openpgp,canon}_fuzz
-#                                               and frame_{packet,bytes,hashed}_fuzz
+#                                               and frame_{packet,bytes,hashed,name}_fuzz
 #   tests/fuzz/build-fuzzers.sh --run SECONDS   build, then fuzz each target
 #                                               for SECONDS on a scratch copy
 #                                               of its corpus (-jobs 1)
@@ -35,7 +35,7 @@ $CC $CFLAGS -o "$out/openpgp_fuzz" tests/fuzz/openpgp_fuzz.c \
 $CC $CFLAGS -o "$out/canon_fuzz" tests/fuzz/canon_fuzz.c \
 	$kcanon "$out/gen/proto/pgpk.pb-c.c" $LIBS
 targets="openpgp canon"
-for f in packet bytes hashed; do
+for f in packet bytes hashed name; do
 	# shellcheck disable=SC2086
 	$CC $CFLAGS -o "$out/frame_${f}_fuzz" tests/fuzz/frame_${f}_fuzz.c \
 		$kcanon

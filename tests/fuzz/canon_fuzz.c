@@ -78,8 +78,6 @@ static void pgpk_fuzz_sig(const struct pgpk_sig *s, const Pgpk__Signature *r,
 	    s->pubkey_algorithm != r->pubkey_algorithm ||
 	    s->hash_algorithm != r->hash_algorithm ||
 	    s->created != r->created || s->quick_check != r->quick_check ||
-	    PGPK_HAS(s, PGPK_SIG_EXPIRES) != !!r->has_expires ||
-	    (r->has_expires && s->expires != r->expires) ||
 	    PGPK_HAS(s, PGPK_SIG_RSA_S_OFFSET) != !!r->has_rsa_s_offset ||
 	    (r->has_rsa_s_offset && s->rsa_s_offset != r->rsa_s_offset) ||
 	    r->base.n_unknown_fields)
@@ -115,12 +113,6 @@ static void pgpk_fuzz_key(const struct pgpk_key *k, const Pgpk__Key *r,
 	    (r->has_subkey && k->subkey != !!r->subkey) ||
 	    PGPK_HAS(k, PGPK_KEY_USER_ID_OFFSET) != !!r->has_user_id_offset ||
 	    (r->has_user_id_offset && k->user_id_offset != r->user_id_offset) ||
-	    PGPK_HAS(k, PGPK_KEY_EXPIRES) != !!r->has_expires ||
-	    (r->has_expires && k->expires != r->expires) ||
-	    PGPK_HAS(k, PGPK_KEY_KEY_FLAGS) != !!r->has_key_flags ||
-	    (r->has_key_flags && k->key_flags != r->key_flags) ||
-	    PGPK_HAS(k, PGPK_KEY_BOUND) != !!r->has_bound ||
-	    (r->has_bound && k->bound != r->bound) ||
 	    PGPK_HAS(k, PGPK_KEY_SOFT_REVOKED) != !!r->has_soft_revoked ||
 	    (r->has_soft_revoked && k->soft_revoked != r->soft_revoked) ||
 	    r->base.n_unknown_fields)
@@ -137,6 +129,13 @@ static void pgpk_fuzz_key(const struct pgpk_key *k, const Pgpk__Key *r,
 		pgpk_fuzz_fail("certification presence differs");
 	if (r->certification)
 		pgpk_fuzz_sig(&k->certification, r->certification, blob, len);
+	if (PGPK_HAS(k, PGPK_KEY_SELF_SIGNATURE) != !!r->self_signature ||
+	    PGPK_HAS(k, PGPK_KEY_FIRST_BINDING) != !!r->first_binding)
+		pgpk_fuzz_fail("self-signature presence differs");
+	if (r->self_signature)
+		pgpk_fuzz_sig(&k->self_signature, r->self_signature, blob, len);
+	if (r->first_binding)
+		pgpk_fuzz_sig(&k->first_binding, r->first_binding, blob, len);
 }
 
 /* The reference for pgpk_canon_form(), written from pgpk.proto and RFC. */

@@ -4,7 +4,7 @@
 
     tests/fuzz/make-frame-corpus.py [ROOT]
 
-writes tests/fuzz/corpus/frame_{packet,bytes,hashed}/ from the binary keys,
+writes tests/fuzz/corpus/frame_{packet,bytes,hashed,name}/ from the binary keys,
 certificates and signatures of the tests (tests/openpgp/data,
 tests/broker/testdata, tests/fuzz/corpus/openpgp), in the input layouts
 the targets document:
@@ -17,7 +17,12 @@ the targets document:
                 and flipped
   frame_hashed  mark length, mark, area: every v4/v6 hashed area, with the
                 IMA mark and without, and hand-made ones (the mark as a
-                whole subpacket and inside a notation, two creation times)
+                whole subpacket and inside a notation, two creation times,
+                critical subpackets understood and not, key flags and key
+                expiration times)
+  frame_name    flags (subkey, no user ID), key ID (8), user ID: every user
+                ID packet, and hand-made ones (a comment, a newline, ESC,
+                a NUL, Latin-1, UTF-8, a backslash, 300 octets)
 
 Files are named by kind and content hash, so rerunning adds nothing new.
 """
@@ -101,7 +106,7 @@ def main():
     root = sys.argv[1] if len(sys.argv) > 1 else \
         os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
     out = os.path.join(root, "tests", "fuzz", "corpus")
-    written = {"packet": 0, "bytes": 0, "hashed": 0}
+    written = {"packet": 0, "bytes": 0, "hashed": 0, "name": 0}
     seen = set()
 
     def keep(target, kind, blob):
@@ -131,6 +136,10 @@ def main():
                 packet_seed("offby1", tag, off + 1, len(body), 1, upto)
                 packet_seed("tag", tag ^ 8, off, len(body), 1, upto)
                 packet_seed("flip", tag, off, len(body), 3, upto)
+            if tag == 13:
+                for flags in (0, 1):
+                    keep("name", "uid", bytes([flags]) +
+                         hashlib.sha1(body).digest()[:8] + body[:4096])
             if tag == 2:
                 v = rsa_value(body)
                 if v:
@@ -155,8 +164,32 @@ def main():
                        ("no-time", fpr),
                        ("long-notation", subpacket(20, b"n" * 8000) + t),
                        ("overrun", t + b"\x09\x21\x04"),
-                       ("empty-subpacket", t + b"\x00")):
+                       ("empty-subpacket", t + b"\x00"),
+                       ("critical-notation", t + subpacket(0x80 | 20,
+                                                           notation[2:])),
+                       ("critical-private", t + subpacket(0x80 | 101, b"x")),
+                       ("critical-flags", t + subpacket(0x80 | 27, b"\x03")),
+                       ("private", t + subpacket(101, b"x")),
+                       ("key-expiry", t + subpacket(9, b"\0\x01\x51\x80")),
+                       ("two-flags", t + subpacket(27, b"\x03")
+                        + subpacket(27, b"\x02")),
+                       ("empty-flags", t + subpacket(27, b""))):
         keep("hashed", kind, b"\xff" + area)
+    keyid = bytes.fromhex("0123456789abcdef")
+    for kind, uid in (("comment", b"Alice Example (work) <a@example.org>"),
+                      ("newline", b"Carol\nInjected <c@example.org>"),
+                      ("escape", b"\x1b[31mred\x1b[0m"),
+                      ("nul", b"pgpk nul\x00" + b"\x01" * 20),
+                      ("latin1", b"J\xfcrgen M\xfcller <j@example.de>"),
+                      ("utf8", "J\u00fcrgen \u0141\u00f3d\u017a".encode()),
+                      ("backslash", b"C:\\pgpk <c@example.org>"),
+                      ("long", b"L" * 300),
+                      ("comment-only", b"(only a comment)"),
+                      ("spaces", b"   (   ")):
+        for flags in (0, 1):
+            keep("name", kind, bytes([flags]) + keyid + uid)
+    keep("name", "none", bytes([2]) + keyid)
+    keep("name", "none-subkey", bytes([3]) + keyid)
     keep("bytes", "past-end", struct.pack(">IHB", 0xFFFFFFF0, 4, 255) +
          b"octets")
     for kind, n in written.items():

@@ -9,7 +9,8 @@
 #   - a certificate: its primary key as its own OpenPGP packets (the
 #     upcall), its signing subkey as a canonical key, its encryption
 #     subkey skipped with list's reason; descriptions "<user ID without
-#     comment> <last 8 hex digits of the key ID>" and "PGP subkey <key ID>";
+#     comment> <last 8 hex digits of the key ID>", for the subkey its
+#     primary's user ID and its own key ID (seed 007, the kernel's rule);
 #   - the same armored: the same (import removes the armor);
 #   - a keyring of two certificates: each certificate's keys, each cut
 #     at its own packets;
@@ -43,7 +44,7 @@ expect() {
 # The kernel's answer, whatever it is: a serial, or an errno.
 k='([0-9]+|[A-Za-z ]+ \(E[A-Z]+\))'
 alice_pri="^EE06CCB46F6509DA key RSA: $k \(OpenPGP, 2135 octets\) \"Alice Example 6f6509da\"\$"
-alice_sub="^AD9473038E5EEBFB subkey RSA: $k \(canonical, [0-9]+ octets\) \"PGP subkey ad9473038e5eebfb\"\$"
+alice_sub="^AD9473038E5EEBFB subkey RSA: $k \(canonical, [0-9]+ octets\) \"Alice Example 8e5eebfb\"\$"
 alice_enc="^817DA6E51E7A301C subkey RSA: skipped: subkey at offset [0-9]+ is not a signing key"
 
 out=$("$helper" import --keyring @t $d/alice.gpg 2>&1)

@@ -12,9 +12,11 @@
  *  - pgpk_bytes_at(): inside, at the edges, past the end, offsets near
  *    2^32;
  *  - pgpk_hashed_walk(): one, two or no creation time, one of the wrong
- *    size, the critical bit, every subpacket length form, framing overrun
- *    and empty subpackets, the issuer fingerprint, the IMA mark as a
+ *    size, the critical bit on every type (RFC 9580 5.2.3.7), every
+ *    subpacket length form, framing overrun and empty subpackets, the
+ *    issuer fingerprint, expiration times, key flags, the IMA mark as a
  *    whole subpacket and not inside a notation's value;
+ *  - pgpk_name(): seed 007's description, escapes, comments, 246 octets;
  *  - random input against a second implementation of the rules
  *    (pgpk_frame_ref.h), which must agree on every answer.
  */
@@ -355,7 +357,7 @@ static const uint8_t t1[4] = { 0x65, 0x53, 0xf1, 0x00 };
 
 static bool walk(const uint8_t *a, size_t len, struct pgpk_hashed *h)
 {
-	return pgpk_hashed_walk(a, len, mark, sizeof(mark), h);
+	return pgpk_hashed_walk(a, (u32)len, h);
 }
 
 static void test_hashed(void)
@@ -384,7 +386,6 @@ static void test_hashed(void)
 	n = sub(a, 1, 27, (const uint8_t *)"\x03", 1);
 	CHECK(!walk(a, n, &h));
 	CHECK(!walk(a, 0, &h));
-	CHECK(!pgpk_hashed_walk(a, 0, NULL, 0, &h));
 	n = sub(a, 1, 2, t1, 4);
 	n += sub(a + n, 1, 2, t1, 4);
 	CHECK(!walk(a, n, &h));
@@ -451,12 +452,41 @@ static void test_hashed(void)
 	memcpy(a + n, mark, sizeof(mark));
 	n += sizeof(mark);
 	CHECK(walk(a, n, &h) && h.marked);
-	CHECK(pgpk_hashed_walk(a, n, NULL, 0, &h) && !h.marked);
-	a[n - sizeof(mark) + 1] |= 0x80; /* critical: another subpacket */
-	CHECK(walk(a, n, &h) && !h.marked);
+	a[n - sizeof(mark) + 1] |= 0x80; /* a critical notation: refused */
+	CHECK(!walk(a, n, &h));
 	n = sub(a, 1, 2, t1, 4);
 	n += sub(a + n, 1, 20, mark, sizeof(mark));
 	CHECK(walk(a, n, &h) && !h.marked);
+	/* RFC 9580 5.2.3.13: at most one key expiration time, 4 octets */
+	n = sub(a, 1, 2, t1, 4);
+	CHECK(walk(a, n, &h) && !h.key_expires && h.key_flags == 0xff);
+	n += sub(a + n, 1, 9, (const uint8_t *)"\0\x01\x51\x80", 4);
+	CHECK(walk(a, n, &h) && h.key_expires == 86400 && !h.expires);
+	i = n;
+	n += sub(a + n, 1, 9, (const uint8_t *)"\0\0\0\1", 4);
+	CHECK(!walk(a, n, &h)); /* two */
+	n = i + sub(a + i, 1, 0x89, (const uint8_t *)"\0\0\0", 3);
+	CHECK(!walk(a, n, &h)); /* of 3 octets */
+	/* RFC 9580 5.2.3.29: at most one key flags, its first octet */
+	n = sub(a, 1, 2, t1, 4);
+	n += sub(a + n, 1, 0x9b, (const uint8_t *)"\x03\x04", 2);
+	CHECK(walk(a, n, &h) && h.key_flags == 0x03);
+	i = n;
+	n += sub(a + n, 1, 27, (const uint8_t *)"\x01", 1);
+	CHECK(!walk(a, n, &h)); /* two */
+	n = i - 4 + sub(a + i - 4, 1, 27, (const uint8_t *)"", 0);
+	CHECK(walk(a, n, &h) && h.key_flags == 0); /* empty: says none */
+	/* RFC 9580 5.2.3.7: a critical subpacket pgpk does not understand
+	 * refuses the area; an unknown one that is not critical does not */
+	for (i = 0; i < 128; i++) {
+		n = sub(a, 1, 2, t1, 4);
+		n += sub(a + n, 1, (uint8_t)(0x80 | i),
+			 (const uint8_t *)"\0\0\0\0", i == 27 ? 1 : 4);
+		CHECK(walk(a, n, &h) ==
+		      (i < 64 && (PGPK_CRITICAL_OK >> i & 1) && i != 2));
+		a[7] &= 0x7f;
+		CHECK(walk(a, n, &h) == (i != 2));
+	}
 	/* a large notation first (two- and five-octet lengths) */
 	memset(note, 'n', sizeof(note));
 	for (form = 2; form <= 5; form += 3) {
@@ -465,6 +495,67 @@ static void test_hashed(void)
 		n += sizeof(mark);
 		n += sub(a + n, 1, 2, t1, 4);
 		CHECK(walk(a, n, &h) && h.marked && h.created == 0x6553f100);
+	}
+}
+
+/* Seed 007's description (pgpk_name()), and against the reference. */
+static void name_is(const char *uid, size_t len, bool subkey, const char *want)
+{
+	static const uint8_t keyid[8] = { 0x01, 0x23, 0x45, 0x67,
+					  0x89, 0xab, 0xcd, 0xef };
+	struct pgpk_bytes b = { (const u8 *)uid, (u32)len, 0 };
+	char out[PGPK_NAME_SIZE];
+
+	pgpk_name(uid ? &b : NULL, subkey, keyid, out);
+	if (strcmp(out, want)) {
+		fprintf(stderr, "name of '%.*s': '%s', want '%s'\n", (int)len,
+			uid ? uid : "", out, want);
+		failures++;
+	}
+}
+
+static void test_name(void)
+{
+	char uid[400], want[PGPK_NAME_SIZE], got[PGPK_NAME_SIZE];
+	uint8_t keyid[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	struct pgpk_bytes b;
+	size_t i, k, len;
+
+	name_is("Alice Example (work) <a@example.org>", 36, false,
+		"Alice Example 89abcdef");
+	name_is("Bob <bob@example.org>", 21, true,
+		"Bob <bob@example.org> 89abcdef");
+	name_is("Carol\nX", 7, false, "Carol\\x0aX 89abcdef");
+	name_is("J\xfcrgen", 6, false, "J\\xfcrgen 89abcdef");
+	name_is("J\xc3\xbcrgen", 7, false, "J\\xc3\\xbcrgen 89abcdef");
+	name_is("a\\b", 3, false, "a\\x5cb 89abcdef");
+	name_is("nul\0after", 9, false, "nul\\x00after 89abcdef");
+	name_is("(only a comment)", 16, false, "PGP key 0123456789abcdef");
+	name_is("   (x)", 6, true, "PGP subkey 0123456789abcdef");
+	name_is(NULL, 0, false, "PGP key 0123456789abcdef");
+	name_is(NULL, 0, true, "PGP subkey 0123456789abcdef");
+	name_is("trailing   ", 11, false, "trailing 89abcdef");
+	/* at most 246 octets of the user ID (the seed's 255 - 9) */
+	memset(uid, 'L', sizeof(uid));
+	memset(want, 'L', 246);
+	strcpy(want + 246, " 89abcdef");
+	name_is(uid, 300, false, want);
+	/* at most 4 characters an octet: the longest name fits */
+	memset(uid, 0xff, sizeof(uid));
+	b.data = (const u8 *)uid;
+	b.len = sizeof(uid);
+	pgpk_name(&b, true, keyid, got);
+	CHECK(strlen(got) == 4 * 246 + 9 && strlen(got) < PGPK_NAME_SIZE);
+	/* random user IDs against the reference */
+	for (i = 0; i < 20000; i++) {
+		len = 1 + rnd() % (rnd() % 4 ? 40 : sizeof(uid));
+		for (k = 0; k < len; k++)
+			uid[k] = rnd() % 3 ? ' ' + rnd() % 95 : rnd();
+		b.data = (const u8 *)uid;
+		b.len = (u32)len;
+		pgpk_name(&b, i & 1, keyid, got);
+		pgpk_ref_name((const uint8_t *)uid, len, i & 1, keyid, want);
+		CHECK(!strcmp(got, want));
 	}
 }
 
@@ -562,7 +653,8 @@ static void test_random_hashed(void)
 				break;
 			default:
 				len += sub(a + len, n + 1 < 192 ? 1 : 2,
-					   rnd() % 64, data, n);
+					   rnd() % 64 | (rnd() % 3 ? 0 : 0x80),
+					   data, n);
 			}
 		}
 		if (rnd() % 4 == 0 && len)
@@ -570,11 +662,14 @@ static void test_random_hashed(void)
 		if (rnd() % 8 == 0 && len)
 			len -= rnd() % len;
 		ok = walk(a, len, &h);
-		r = pgpk_ref_hashed_walk(a, len, mark, sizeof(mark));
+		r = pgpk_ref_hashed_walk(a, len);
 		CHECK(ok == r.ok);
 		if (ok && r.ok) {
 			CHECK(h.created == r.created && h.marked == r.marked &&
 			      h.fpr_len == r.fpr_len && h.expires == r.expires);
+			CHECK(h.key_expires == r.key_expires &&
+			      h.key_flags ==
+				      (r.key_flags < 0 ? 0xff : r.key_flags));
 			CHECK(!r.fpr_len || h.fpr == a + r.fpr_at);
 			CHECK(!h.fpr_len || h.fpr + h.fpr_len <= a + len);
 		}
@@ -590,6 +685,7 @@ int main(void)
 	test_hashed();
 	test_random_packets();
 	test_random_hashed();
+	test_name();
 	if (failures) {
 		fprintf(stderr, "frame_test: %d failures\n", failures);
 		return 1;

@@ -103,26 +103,51 @@ static inline bool pgpk_ref_packet_at(const struct pgpk_ref_packet *p, size_t n,
 }
 
 struct pgpk_ref_hashed {
-	bool ok; /* framed exactly, exactly one 4-octet creation time and at
-		  * most one 4-octet expiration time */
+	bool ok; /* framed exactly, no critical subpacket outside the
+		  * understood list, exactly one 4-octet creation time, at
+		  * most one 4-octet signature and key expiration time, at
+		  * most one key flags */
 	uint32_t created;
 	uint32_t expires;
+	uint32_t key_expires;
+	int key_flags; /* -1: no Key Flags subpacket */
 	size_t fpr_at; /* offset in the area of the last fingerprint */
 	size_t fpr_len; /* 20 or 32; 0: none, or another length */
-	bool marked;
+	bool marked; /* the IMA mark, a whole subpacket */
 };
 
+/* RFC 9580 5.2.3.7: the subpacket types taken when critical. */
+static inline bool pgpk_ref_critical_ok(unsigned int type)
+{
+	/* not 5 nor 6 (trust signatures), 20 (notations) */
+	static const uint8_t ok[] = { 2,  3,  4,  7,  9,  10, 11, 12, 16,
+				      21, 22, 23, 24, 25, 26, 27, 28, 29,
+				      30, 31, 32, 33, 34, 35, 37, 38, 39 };
+	size_t i;
+
+	for (i = 0; i < sizeof(ok); i++)
+		if (ok[i] == type)
+			return true;
+	return false;
+}
+
+static inline uint32_t pgpk_ref_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
 /*
- * RFC 9580 5.2.3.7, .11, .18, .35: a hashed area, walked subpacket by
- * subpacket.
+ * RFC 9580 5.2.3.7, .11, .13, .18, .29, .35: a hashed area, walked
+ * subpacket by subpacket.
  */
 static inline struct pgpk_ref_hashed pgpk_ref_hashed_walk(const uint8_t *a,
-							  size_t len,
-							  const uint8_t *mark,
-							  size_t mark_len)
+							  size_t len)
 {
-	struct pgpk_ref_hashed r = { 0 };
-	size_t pos = 0, hl, n, times = 0, bad_times = 0, exps = 0, bad_exps = 0;
+	static const uint8_t ima[PGPK_IMA_MARK_LEN] = PGPK_IMA_MARK_INIT;
+	struct pgpk_ref_hashed r = { .key_flags = -1 };
+	size_t pos = 0, hl, n, times = 0, exps = 0, kexps = 0, flags = 0;
+	bool bad = false;
 
 	while (pos < len) {
 		if (a[pos] < 192) {
@@ -143,31 +168,33 @@ static inline struct pgpk_ref_hashed pgpk_ref_hashed_walk(const uint8_t *a,
 		}
 		if (!n || n > len - pos - hl)
 			return r;
-		if (mark && hl + n == mark_len &&
-		    !memcmp(a + pos, mark, mark_len))
+		if (hl + n == sizeof(ima) && !memcmp(a + pos, ima, sizeof(ima)))
 			r.marked = true;
+		if ((a[pos + hl] & 0x80) &&
+		    !pgpk_ref_critical_ok(a[pos + hl] & 0x7f))
+			bad = true;
 		switch (a[pos + hl] & 0x7f) {
 		case 2:
-			if (n == 5) {
-				times++;
-				r.created = (uint32_t)a[pos + hl + 1] << 24 |
-					    (uint32_t)a[pos + hl + 2] << 16 |
-					    (uint32_t)a[pos + hl + 3] << 8 |
-					    a[pos + hl + 4];
-			} else {
-				bad_times++;
-			}
+			times++;
+			bad |= n != 5;
+			if (n == 5)
+				r.created = pgpk_ref_be32(a + pos + hl + 1);
 			break;
 		case 3:
-			if (n == 5) {
-				exps++;
-				r.expires = (uint32_t)a[pos + hl + 1] << 24 |
-					    (uint32_t)a[pos + hl + 2] << 16 |
-					    (uint32_t)a[pos + hl + 3] << 8 |
-					    a[pos + hl + 4];
-			} else {
-				bad_exps++;
-			}
+			exps++;
+			bad |= n != 5;
+			if (n == 5)
+				r.expires = pgpk_ref_be32(a + pos + hl + 1);
+			break;
+		case 9:
+			kexps++;
+			bad |= n != 5;
+			if (n == 5)
+				r.key_expires = pgpk_ref_be32(a + pos + hl + 1);
+			break;
+		case 27:
+			flags++;
+			r.key_flags = n > 1 ? a[pos + hl + 1] : 0;
 			break;
 		case 33:
 			r.fpr_at = pos + hl + 2;
@@ -176,8 +203,53 @@ static inline struct pgpk_ref_hashed pgpk_ref_hashed_walk(const uint8_t *a,
 		}
 		pos += hl + n;
 	}
-	r.ok = times == 1 && !bad_times && exps <= 1 && !bad_exps;
+	r.ok = !bad && times == 1 && exps <= 1 && kexps <= 1 && flags <= 1;
 	return r;
+}
+
+/*
+ * Seed 007's description (../shared/seeds/007-...): the user ID up to its
+ * first "(", trailing spaces removed, at most 246 octets, each octet
+ * outside printable ASCII and the backslash as \xNN, a space, the last 4
+ * octets of the key ID in hex; without a user ID or a name left, "PGP
+ * key " or "PGP subkey " and the 8 octets.  out: 4 * 246 + 10 octets.
+ */
+static inline void pgpk_ref_name(const uint8_t *uid, size_t len, bool subkey,
+				 const uint8_t *keyid, char *out)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0, i, o = 0;
+
+	while (uid && n < len && uid[n] != '(')
+		n++;
+	while (n && uid[n - 1] == ' ')
+		n--;
+	if (n > 246)
+		n = 246;
+	for (i = 0; i < n; i++) {
+		uint8_t c = uid[i];
+
+		if (c >= ' ' && c <= '~' && c != '\\') {
+			out[o++] = (char)c;
+		} else {
+			out[o++] = '\\';
+			out[o++] = 'x';
+			out[o++] = hex[c >> 4];
+			out[o++] = hex[c & 15];
+		}
+	}
+	if (!n) {
+		memcpy(out + o, subkey ? "PGP subkey " : "PGP key ",
+		       subkey ? 11 : 8);
+		o += subkey ? 11 : 8;
+	} else {
+		out[o++] = ' ';
+	}
+	for (i = n ? 4 : 0; i < 8; i++) {
+		out[o++] = hex[keyid[i] >> 4];
+		out[o++] = hex[keyid[i] & 15];
+	}
+	out[o] = '\0';
 }
 
 #endif /* PGPK_FRAME_REF_H */

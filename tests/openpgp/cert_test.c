@@ -334,11 +334,15 @@ static void test_basic_and_critical(const struct rsakey *k)
 		CHECK_EQ(ring->nsigs_verified, 1);
 		pgpk_keyring_free(ring);
 	}
+	/* A v6 key's self-signature is its direct-key signature (RFC 9580
+	 * 10.1.3): without one there is none the kernel would read. */
 	CHECK_EQ(pgpk_convert(cert.d, cert.n, PGPK_WANT_KEY, &copts, &out,
 			      &olen, &err),
-		 0);
+		 k->version == 6 ? -EKEYREJECTED : 0);
 	if (!err.code)
 		free(out);
+	else
+		CHECK(strstr(err.msg, "has no direct-key self-signature"));
 
 	/* The same with the unknown subpacket marked critical: the only
 	 * self-signature is invalid, so is the key (5.2.3.7). */
@@ -490,16 +494,27 @@ static void test_newest_and_primary(const struct rsakey *k)
 		const struct pgpk_cert *c = &ring->certs[0];
 		char desc[128], want[128];
 
-		CHECK_EQ(c->primary.expires, T0 + 1000 * 86400);
+		/* One self-signature decides, the primary user ID's (as the
+		 * kernel reads it): GnuPG would take Old's 1000 days. */
+		CHECK_EQ(c->primary.expires, 0);
 		CHECK(!c->primary.expired);
 		/* Only the newest self-signature needed verifying. */
 		CHECK_EQ(c->uids[0].sigs[1].verified, 1);
 		CHECK_EQ(c->uids[0].sigs[0].verified, 0);
 		CHECK_EQ(c->primary_uid, 1);
 		pgpk_key_description(c, &c->primary, desc, sizeof(desc));
-		snprintf(want, sizeof(want), "Main %02x%02x%02x%02x",
-			 keyid_of(k)[4], keyid_of(k)[5], keyid_of(k)[6],
-			 keyid_of(k)[7]);
+		/* A v6 key is named by its key ID: its self-signature is
+		 * the direct-key signature, which certifies no user ID. */
+		if (k->version == 6)
+			snprintf(want, sizeof(want),
+				 "PGP key %02x%02x%02x%02x%02x%02x%02x%02x",
+				 keyid_of(k)[0], keyid_of(k)[1], keyid_of(k)[2],
+				 keyid_of(k)[3], keyid_of(k)[4], keyid_of(k)[5],
+				 keyid_of(k)[6], keyid_of(k)[7]);
+		else
+			snprintf(want, sizeof(want), "Main %02x%02x%02x%02x",
+				 keyid_of(k)[4], keyid_of(k)[5], keyid_of(k)[6],
+				 keyid_of(k)[7]);
 		CHECK(!strcmp(desc, want));
 		pgpk_keyring_free(ring);
 	}
@@ -609,7 +624,8 @@ static void test_subkeys(const struct rsakey *k, const struct rsakey *sub)
 }
 
 /* A v6 certificate without user IDs: a direct-key signature (0x1F)
- * alone makes it valid, and becomes the certification. */
+ * alone makes it valid, and becomes the certification (its version's
+ * self-signature, RFC 9580 10.1.3). */
 static void test_direct_key_only(const struct rsakey *k)
 {
 	struct buf cert = { .n = 0 }, key = k->body, s, extra = { .n = 0 };
@@ -650,6 +666,75 @@ static void test_direct_key_only(const struct rsakey *k)
 	}
 }
 
+static int convert_key(const struct buf *cert, struct pgpk_canon *canon,
+		       struct pgpk_error *err)
+{
+	struct pgpk_convert_opts copts = { .now = NOW };
+	struct pgpk_canon_error cerr;
+	uint8_t *out;
+	size_t olen;
+	int ret = pgpk_convert(cert->d, cert->n, PGPK_WANT_KEY, &copts, &out,
+			       &olen, err);
+
+	if (ret)
+		return ret;
+	/* canon points into out: callers read only its scalars. */
+	ret = pgpk_canon_decode(out, olen, canon, &cerr);
+	free(out);
+	return ret;
+}
+
+/*
+ * A v4 key's self-signature is its primary user ID's (RFC 9580 10.1.1):
+ * a direct-key signature alone gives none the kernel reads, and one that
+ * says less than it stops the key converting (GnuPG and sq read the
+ * narrower of both; the kernel reads one signature).
+ */
+static void test_v4_direct_key(const struct rsakey *k)
+{
+	struct buf cert = { .n = 0 }, key = k->body, dk, both = { .n = 0 },
+		   certify = { .n = 0 };
+	struct target t = { .k1 = k };
+	struct pgpk_keyring *ring;
+	struct pgpk_canon canon;
+	struct pgpk_error err;
+	uint8_t cs = PGPK_KF_CERTIFY | PGPK_KF_SIGN, c = PGPK_KF_CERTIFY;
+	const char *uid = "Four <four@example.org>";
+
+	sp(&both, 27, &cs, 1);
+	sp(&certify, 27, &c, 1);
+	make_sig(&dk, k, 0x1F, T0 + 5, &both, NULL, &t);
+	put_packet(&cert, 6, &key);
+	put_packet(&cert, 2, &dk);
+	CHECK_EQ(convert_key(&cert, &canon, &err), -EKEYREJECTED);
+	CHECK(strstr(err.msg, "self-signature of its primary user ID"));
+
+	/* A user ID self-signature saying as much: it is the one. */
+	add_uid(&cert, uid);
+	add_selfsig(&cert, k, uid, T0 + 6, &both);
+	CHECK_EQ(convert_key(&cert, &canon, &err), 0);
+	if (!err.code)
+		CHECK_EQ(canon.key.certification.type, 0x13);
+
+	/* A direct-key signature for certifying only: narrower. */
+	cert.n = 0;
+	make_sig(&dk, k, 0x1F, T0 + 7, &certify, NULL, &t);
+	put_packet(&cert, 6, &key);
+	put_packet(&cert, 2, &dk);
+	add_uid(&cert, uid);
+	add_selfsig(&cert, k, uid, T0 + 6, &both);
+	CHECK_EQ(parse(&cert, &ring), 0);
+	if (ring) {
+		const struct pgpk_pubkey *p = &ring->certs[0].primary;
+
+		CHECK(p->valid && p->self_narrowed && !p->can_sign);
+		CHECK(p->binding && p->binding->type == 0x13);
+		pgpk_keyring_free(ring);
+	}
+	CHECK_EQ(convert_key(&cert, &canon, &err), -EKEYREJECTED);
+	CHECK(strstr(err.msg, "direct-key signature says less"));
+}
+
 int main(void)
 {
 	struct rsakey k4, s4, k6;
@@ -665,7 +750,7 @@ int main(void)
 	test_newest_and_primary(&k6);
 	test_subkeys(&k4, &s4);
 	test_direct_key_only(&k6);
-	test_direct_key_only(&k4);
+	test_v4_direct_key(&k4);
 	EVP_PKEY_free(k4.pkey);
 	EVP_PKEY_free(s4.pkey);
 	EVP_PKEY_free(k6.pkey);

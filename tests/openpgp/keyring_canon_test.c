@@ -14,7 +14,7 @@
 
 #include <openssl/evp.h>
 
-#include "helper/openpgp/openpgp.h"
+#include "helper/openpgp/internal.h"
 #include "kernel/pgpk_canon.h"
 #include "proto/pgpk_fields.h"
 #include "tests/openpgp/test_util.h"
@@ -69,10 +69,14 @@ static bool packet_bound(const struct pgpk_input *in,
 	return ok;
 }
 
-/* The kernel's view of a self-certification: 0 if it verifies. */
-static int check_selfcert(const struct pgpk_key *k)
+/*
+ * The kernel's view of a self-signature s of k (its certification, its
+ * self_signature or first_binding): 0 if it verifies with the primary
+ * key over the primary key and the subkey (binding) or the user ID.
+ */
+static int check_selfsig(const struct pgpk_key *k, const struct pgpk_sig *s,
+			 bool binding)
 {
-	const struct pgpk_sig *s = &k->certification;
 	const struct pgpk_key_material *signer =
 		k->subkey ? &k->primary : &k->material;
 	uint8_t digest[EVP_MAX_MD_SIZE], *trailer;
@@ -93,18 +97,18 @@ static int check_selfcert(const struct pgpk_key *k)
 			return -EBADMSG;
 		EVP_DigestUpdate(md, s->salt.data, s->salt.len);
 	}
-	if (k->subkey) {
+	if (binding) {
 		hash_material(md, &k->primary);
 		hash_material(md, &k->material);
 	} else if (s->type != 0x1F) {
 		uint8_t prefix[PGPK_PREFIX_MAX];
 		size_t plen = pgpk_rebuild_uid_prefix(k->user_id.len, prefix);
 
-		hash_material(md, &k->material);
+		hash_material(md, signer);
 		EVP_DigestUpdate(md, prefix, plen);
 		EVP_DigestUpdate(md, k->user_id.data, k->user_id.len);
 	} else {
-		hash_material(md, &k->material);
+		hash_material(md, signer);
 	}
 	trailer = malloc(tlen);
 	pgpk_rebuild_trailer(s, trailer);
@@ -126,7 +130,7 @@ static void check_keyring(const char *path, size_t min_blobs)
 	struct pgpk_keyring *ring;
 	struct pgpk_error err;
 	size_t len, i, j, blobs = 0, self = 0, third = 0, unsupported = 0;
-	size_t uncertified = 0;
+	size_t uncertified = 0, weak = 0, selfsigs = 0;
 	uint8_t *in = read_abs(path, &len);
 
 	CHECK_EQ(pgpk_keyring_parse(in, len, &opts, &ring, &err), 0);
@@ -153,6 +157,17 @@ static void check_keyring(const char *path, size_t min_blobs)
 						 &blen, &err);
 			if (ret == -ENOPKG) {
 				unsupported++;
+				continue;
+			}
+			/* A key whose deciding self-signature (a subkey's
+			 * binding, or its primary's) the kernel does not
+			 * check (SHA-1: the policy floor) is refused. */
+			if (ret == -EKEYREJECTED &&
+			    (!pgpk_sig_kernel_checkable(c->primary.binding,
+							NULL) ||
+			     (j &&
+			      !pgpk_sig_kernel_checkable(k->binding, NULL)))) {
+				weak++;
 				continue;
 			}
 			CHECK_EQ(ret, 0);
@@ -200,19 +215,44 @@ static void check_keyring(const char *path, size_t min_blobs)
 						    s->rsa_s.len));
 				if (is_self) {
 					self++;
-					CHECK_EQ(check_selfcert(ck), 0);
+					CHECK_EQ(check_selfsig(ck, s,
+							       ck->subkey),
+						 0);
 				} else {
 					third++;
 				}
+			}
+			/* What the kernel reads a key's use and life from:
+			 * the primary key's self-signature (Key.self_signature,
+			 * or a primary key's own certification), a first
+			 * binding; each verifies. */
+			CHECK(PGPK_HAS(ck, PGPK_KEY_SELF_SIGNATURE) ||
+			      (!ck->subkey &&
+			       PGPK_HAS(ck, PGPK_KEY_CERTIFICATION)));
+			if (PGPK_HAS(ck, PGPK_KEY_SELF_SIGNATURE)) {
+				selfsigs++;
+				CHECK_EQ(check_selfsig(ck, &ck->self_signature,
+						       false),
+					 0);
+			}
+			if (PGPK_HAS(ck, PGPK_KEY_FIRST_BINDING)) {
+				selfsigs++;
+				CHECK(ck->subkey &&
+				      ck->first_binding.created <
+					      ck->certification.created);
+				CHECK_EQ(check_selfsig(ck, &ck->first_binding,
+						       true),
+					 0);
 			}
 			free(blob);
 		}
 	}
 	printf("%s: %zu certificates, %zu canonical keys (%zu self-"
-	       "certifications verified, %zu third-party, %zu left out: v3 or weak hash), "
-	       "%zu non-RSA\n",
-	       path, ring->ncerts, blobs, self, third, uncertified,
-	       unsupported);
+	       "certifications verified, %zu third-party, %zu left out: v3 or weak hash; "
+	       "%zu more self-signatures verified), %zu non-RSA, "
+	       "%zu refused: a self-signature below the policy floor\n",
+	       path, ring->ncerts, blobs, self, third, uncertified, selfsigs,
+	       unsupported, weak);
 	CHECK(blobs >= min_blobs);
 	pgpk_keyring_free(ring);
 }

@@ -158,7 +158,8 @@ static void test_bad_subpackets(void)
 	v4sig(&body, &h, &u);
 	CHECK_EQ(pgpk_signature_parse(body.d, body.n, 0, &sig, &err), 0);
 	CHECK(!sig.unknown_critical && sig.has_created);
-	/* Critical notations: unknown name invalid, GnuPG's known ok. */
+	/* Critical notations: every one invalid (RFC 9580 5.2.3.24; sqv and
+	 * the kernel: PGPK_CRITICAL_OK). */
 	notation[5] = 4;
 	memcpy(notation + 8, "x@yz", 4);
 	h.n = 0;
@@ -174,7 +175,18 @@ static void test_bad_subpackets(void)
 	subpacket(&h, 1, 0x80 | 20, notation, 8 + strlen(known));
 	v4sig(&body, &h, &u);
 	CHECK_EQ(pgpk_signature_parse(body.d, body.n, 0, &sig, &err), 0);
-	CHECK(!sig.unknown_critical);
+	CHECK(sig.unknown_critical); /* GnuPG's known ones too (the kernel) */
+	/* A critical trust signature (5) or regular expression (6) limits
+	 * a certification, which nothing here enforces: not understood. */
+	for (unsigned int t = 5; t <= 6; t++) {
+		h.n = 0;
+		subpacket(&h, 1, 2, created, 4);
+		subpacket(&h, 1, 0x80 | t, t == 5 ? "\1\170" : "x\0", 2);
+		v4sig(&body, &h, &u);
+		CHECK_EQ(pgpk_signature_parse(body.d, body.n, 0, &sig, &err),
+			 0);
+		CHECK(sig.unknown_critical);
+	}
 	/* No hashed creation time: malformed (5.2.3.11). */
 	h.n = 0;
 	subpacket(&u, 1, 2, created, 4);
@@ -251,10 +263,44 @@ static void test_versions(void)
 	CHECK_EQ(pgpk_signature_parse(v6, n - 1, 0, &sig, &err), -EBADMSG);
 }
 
+/*
+ * Which signatures the kernel can check (pgpk_sig_kernel_checkable()):
+ * RSA signing algorithms 1 and 3, SHA-2 but SHA-512/224, a framing its
+ * walk takes.  Not RSA encrypt-only (2): the kernel refuses it.
+ */
+static void test_kernel_checkable(void)
+{
+	struct sbuf h = { .n = 0 }, u = { .n = 0 }, body;
+	struct pgpk_signature sig;
+	struct pgpk_error err;
+	static const struct {
+		uint8_t algo, hash;
+		bool ok;
+	} cases[] = {
+		{ 1, 8, true },	 { 3, 8, true },  { 1, 11, true },
+		{ 1, 10, true }, { 2, 8, false }, { 1, 9, true },
+		{ 1, 2, false }, { 1, 1, false }, { 1, 3, false },
+	};
+
+	subpacket(&h, 1, 2, created, 4);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		v4sig(&body, &h, &u);
+		body.d[2] = cases[i].algo;
+		body.d[3] = cases[i].hash;
+		CHECK_EQ(pgpk_signature_parse(body.d, body.n, 0, &sig, &err),
+			 0);
+		if (pgpk_sig_kernel_checkable(&sig, NULL) != cases[i].ok)
+			fprintf(stderr, "  algorithm %u, hash %u\n",
+				cases[i].algo, cases[i].hash);
+		CHECK_EQ(pgpk_sig_kernel_checkable(&sig, NULL), cases[i].ok);
+	}
+}
+
 int main(void)
 {
 	test_length_forms();
 	test_bad_subpackets();
 	test_versions();
+	test_kernel_checkable();
 	return pgpk_test_done("sig_test");
 }

@@ -144,8 +144,9 @@ pgpk_alive() {
 
 # pgpk_run LABEL TIMEOUT PREFIX CMD...: run CMD in its own session (so a
 # hang can be killed as a whole process group) and in a fresh anonymous
-# session keyring, cwd /pgpk; stream its output with PREFIX; kill it after
-# TIMEOUT seconds.  Sets $rc (124 on timeout).  Polls rather than waits:
+# session keyring (none if $nosession is set: pid 1 never joined one),
+# cwd /pgpk; stream its output with PREFIX; kill it after TIMEOUT
+# seconds.  Sets $rc (124 on timeout).  Polls rather than waits:
 # a process stuck in the kernel (D state) cannot be killed, and must not
 # stop the cases after it from running.
 pgpk_run() {
@@ -159,9 +160,11 @@ pgpk_run() {
 	reader=$!
 	(
 		cd /pgpk || exit 1
-		PGPK_DATA=/pgpk/data PGPK_CASE=$label PGPK_CASE_DIR=/pgpk/cases \
-			HOME=/tmp PGPK_SLOWDOWN=$slowdown \
-			exec setsid keyctl session - "$@"
+		export PGPK_DATA=/pgpk/data PGPK_CASE="$label" \
+			PGPK_CASE_DIR=/pgpk/cases HOME=/tmp \
+			PGPK_SLOWDOWN="$slowdown"
+		[ -n "$nosession" ] && exec setsid "$@"
+		exec setsid keyctl session - "$@"
 	) >/tmp/pgpk.fifo 2>&1 </dev/null &
 	pid=$!
 	ticks=0 deadline=$((limit * 5)) killed=""
@@ -221,6 +224,8 @@ demo)
 			"$c" | head -n 1)
 		[ -n "$limit" ] || limit=$default_timeout
 		limit=$((limit * slowdown))
+		# ... and no session keyring: "# pgpk-session: none".
+		nosession=$(sed -n 's/^# pgpk-session: *none.*/1/p' "$c")
 		echo "PGPK-CASE-BEGIN $name"
 		t0=$(uptime)
 		pgpk_run "$name" "$limit" "$name| " sh "$c"

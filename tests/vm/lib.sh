@@ -117,6 +117,7 @@ pgpk_errno_text() {
 	ENOTSUPP) echo "Unknown error 524" ;;
 	EDQUOT) echo "Disk quota exceeded" ;;
 	EAGAIN) echo "Resource temporarily unavailable" ;;
+	EIO) echo "Input/output error" ;;
 	*) pgpk_fail "pgpk_errno_text: unknown errno name '$1'" ;;
 	esac
 }

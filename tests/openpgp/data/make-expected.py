@@ -138,17 +138,21 @@ def fprs(path):
 def key_blob(path, which, anchor=None):
     """The canonical Key of the primary key (which 0) or a subkey; with
     the fingerprint of a trust anchor, the primary key's certification is
-    that anchor's newest certification of the user ID."""
+    that anchor's newest certification of the user ID.  The primary key's
+    self-signature (its first user ID's, these keys have one) is the
+    certification, else Key.self_signature; a subkey's binding is its
+    certification, an older binding Key.first_binding."""
     pk = packets(path)
     fp = fprs(path)
     pri_off, pri_body = pk[0][1], pk[0][2]
     uid = [p for p in pk if p[0] == 13][0]
     uid_i = pk.index(uid)
+    sig_pk = [p for p in pk[uid_i + 1:] if p[0] == 2]
+    sigs = [sig_fields(p[2]) for p in sig_pk]
+    self_sig, self_off = sigs[0], sig_pk[0][1]
+    first = None
     if which == 0:
-        sig_pk = [p for p in pk[uid_i + 1:] if p[0] == 2]
-        sigs = [sig_fields(p[2]) for p in sig_pk]
-        self_sig = sigs[0]
-        cert, cert_off = self_sig, sig_pk[0][1]
+        cert, cert_off = self_sig, self_off
         if anchor:
             by = [(d["created"], i) for i, d in enumerate(sigs)
                   if 0x10 <= d["type"] <= 0x13 and
@@ -157,28 +161,26 @@ def key_blob(path, which, anchor=None):
             cert, cert_off = sigs[i], sig_pk[i][1]
         k = (f_bytes(1, material(pri_body, fp[0])) + f_varint(2, pri_off) +
              f_bytes(4, uid[2]) + f_varint(5, uid[1]))
-        if self_sig.get("key_expires"):
-            k += f_varint(6, be(pri_body[1:5]) + self_sig["key_expires"])
-        k += f_varint(7, self_sig["flags"])
     else:
         subs = [i for i, p in enumerate(pk) if p[0] == 14]
         si = subs[which - 1]
         sub_off, sub_body = pk[si][1], pk[si][2]
-        cert, cert_off = sig_fields(pk[si + 1][2]), pk[si + 1][1]
-        k = (f_bytes(1, material(sub_body, fp[which])) +
-             f_varint(2, sub_off) + f_varint(3, 1))
-        if cert.get("key_expires"):
-            k += f_varint(6, be(sub_body[1:5]) + cert["key_expires"])
-        k += (f_varint(7, cert["flags"]) +
-              f_bytes(8, material(pri_body, fp[0])))
-    k += f_bytes(10, sig_msg(cert, cert_off))
-    if which:
-        # Key.bound: the oldest binding signature (0x18) of the subkey.
         end = next((i for i in range(si + 1, len(pk)) if pk[i][0] == 14),
                    len(pk))
-        bindings = [sig_fields(p[2]) for p in pk[si + 1:end] if p[0] == 2]
-        k += f_varint(12, min(d["created"] for d in bindings
-                              if d["type"] == 0x18))
+        bindings = sorted((sig_fields(p[2])["created"], p[1], p[2])
+                          for p in pk[si + 1:end] if p[0] == 2 and
+                          sig_fields(p[2])["type"] == 0x18)
+        cert, cert_off = sig_fields(bindings[-1][2]), bindings[-1][1]
+        if len(bindings) > 1:
+            first = (sig_fields(bindings[0][2]), bindings[0][1])
+        k = (f_bytes(1, material(sub_body, fp[which])) +
+             f_varint(2, sub_off) + f_varint(3, 1) + f_bytes(4, uid[2]) +
+             f_varint(5, uid[1]) + f_bytes(8, material(pri_body, fp[0])))
+    k += f_bytes(10, sig_msg(cert, cert_off))
+    if which or cert is not self_sig:
+        k += f_bytes(14, sig_msg(self_sig, self_off))
+    if first:
+        k += f_bytes(15, sig_msg(*first))
     return MAGIC + f_bytes(1, k)
 
 

@@ -15,8 +15,8 @@
 
 pgpk_need_module
 pgpk_need_helper
-pgpk_need_data rsa2048.pgp rsa2048.asc rsa2048.fpr rsa2048.keyid \
-	rsa3072.pgp msg.txt k/rsa2048.pgpk k/truncated.pgp
+pgpk_need_data k/rsa2048.name rsa2048.pgp rsa2048.asc rsa2048.fpr \
+	rsa2048.keyid rsa3072.pgp msg.txt k/rsa2048.pgpk k/truncated.pgp
 pgpk_load
 
 keyid=$(tr 'A-F' 'a-f' <"$PGPK_DATA/rsa2048.keyid")
@@ -27,7 +27,11 @@ id=$PGPK_OUT
 pgpk_wait_log "pgpk-helper.*key [0-9]* key:[0-9a-f]*\.\.\.: instantiated"
 pgpk_wait_upcalls $((before + 1))
 assert_eq asymmetric "$(pgpk_key_type "$id")" "key type"
-assert_eq "PGP key $keyid" "$(pgpk_key_desc_of "$id")" "description"
+# Seed 007's description: the user ID, the last 8 hex digits of the key ID
+assert_eq "$(cat "$PGPK_DATA/k/rsa2048.name")" "$(pgpk_key_desc_of "$id")" \
+	"description"
+assert_contains "$(pgpk_key_desc_of "$id")" " ${keyid#????????}" \
+	"description's key ID"
 expect_ok keyctl search @s asymmetric "id:$fpr"
 assert_eq "$id" "$PGPK_OUT" "key found by fingerprint"
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # keyctl padd of real RSA keys from debian-archive-keyring: one upcall per
-# add_key, the description "PGP key <key ID>" (the user ID is the
-# submitter's text: it names no key), "PGP.rsa" and the key ID in
+# add_key, seed 007's description (the user ID its self-signature
+# certifies, without its comment, and the last 8 hex digits of the key
+# ID: k/debN.name, made on the host), "PGP.rsa" and the key ID in
 # /proc/keys, pkey_query bits, lookup by fingerprint and by key ID; the
 # same blob again, also from another session, is a new upcall (nothing is
 # shared between requests); the canonical blob gives an identical key with
@@ -10,7 +11,8 @@
 K=$PGPK_DATA/k
 pgpk_need_module
 pgpk_need_helper
-pgpk_need_data k/deb.count k/deb1.pgp k/deb1.asc k/deb1.pgpk k/deb1.fpr
+pgpk_need_data k/deb.count k/deb1.pgp k/deb1.asc k/deb1.pgpk k/deb1.fpr \
+	k/deb1.name
 pgpk_load
 
 # key_line ID: the /proc/keys line of key ID, without its ID, timeout
@@ -28,7 +30,7 @@ while [ "$i" -le "$n" ]; do
 	keyid=$(echo "$fpr" | cut -c 25-40)
 	short=$(echo "$fpr" | cut -c 33-40 | tr 'A-F' 'a-f')
 	uid=$(cat "$K/deb$i.uid")
-	want="PGP key $(echo "$keyid" | tr 'A-F' 'a-f')"
+	want=$(cat "$K/deb$i.name")
 	echo "=== deb$i: $fpr '$uid'"
 
 	up=$(count_upcalls)

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Subkeys come as canonical blobs (pgpk-helper key --select, or import):
-# loaded with their primary's policy, named "PGP subkey <key ID>", found
+# loaded with their primary's policy, named by their primary key's user
+# ID and their own key ID (seed 007), found
 # by fingerprint and key ID.  An add_key description is the key's name
 # only, never a selection: OpenPGP input always loads the primary.
 # OpenPGP-format packet headers (RFC 9580 4.2.1, shortest and 5-octet
@@ -13,7 +14,8 @@
 K=$PGPK_DATA/k
 pgpk_need_module
 pgpk_need_helper
-pgpk_need_data rsa2048.pgp rsa2048.fpr rsa2048-sub.fpr rsa2048-sub.keyid \
+pgpk_need_data k/rsa2048-sub.name rsa2048.pgp rsa2048.fpr rsa2048-sub.fpr \
+	rsa2048-sub.keyid \
 	k/rsa2048-sub.pgpk k/newfmt.pgp k/newfmt5.pgp
 pgpk_load
 
@@ -24,7 +26,10 @@ prim=$(cat "$PGPK_DATA/rsa2048.fpr")
 # Canonical subkey: found by fingerprint and key ID, its own name.
 expect_ok keyctl padd asymmetric "" @s <"$K/rsa2048-sub.pgpk"
 id=$PGPK_OUT
-want="PGP subkey $(echo "$subid" | tr 'A-F' 'a-f')"
+# its primary key's user ID, its own key ID (seed 007)
+want=$(cat "$K/rsa2048-sub.name")
+assert_contains "$want" " $(echo "$subid" | cut -c 9-16 | tr 'A-F' 'a-f')" \
+	"the subkey's key ID in its name"
 assert_eq "$want" "$(pgpk_key_desc_of "$id")" "subkey description"
 expect_ok keyctl search @s asymmetric "id:$sub"
 assert_eq "$id" "$PGPK_OUT" "subkey found by fingerprint"

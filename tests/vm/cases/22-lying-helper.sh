@@ -3,7 +3,8 @@
 # which check failed: another key's canonical blob (the key packet is not
 # there), the right key with a changed user ID, an answer without offsets
 # (offset 0, where no packet body can be), a subkey (an answer is the
-# certificate's primary key), and a key whose packet the submitter
+# certificate's primary key: refused before its packet is looked for),
+# and a key whose packet the submitter
 # embedded in a user ID: its octets are in the submitted bytes, but not
 # as a packet (the kernel walks the packet framing; the old module's
 # header check accepted it).  Each is asked anew: nothing is cached.  The
@@ -35,8 +36,9 @@ lie "$PGPK_DATA/rsa3072.pgp" "binding: user ID packet not where" \
 	"changed user ID" "$PGPK_DATA/rsa3072.fpr"
 lie "$K/certified.pgp" "binding: key packet not where" "no offsets" \
 	"$PGPK_DATA/rsa2048.fpr"
-lie "$PGPK_DATA/rsa2048.pgp" "binding: key packet not where" \
-	"a subkey (its packet is no public-key packet)" "$PGPK_DATA/rsa2048-sub.fpr"
+lie "$PGPK_DATA/rsa2048.pgp" "binding: primary key (a subkey was answered)" \
+	"a subkey (an answer is the certificate's primary key)" \
+	"$PGPK_DATA/rsa2048-sub.fpr"
 lie "$K/embedded.pgp" "binding: key packet not where" \
 	"a key packet inside a user ID" "$PGPK_DATA/rsa3072.fpr"
 

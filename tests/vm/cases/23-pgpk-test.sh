@@ -6,9 +6,9 @@
 # text mode and cleartext signatures; a canonical signature made by the
 # tests' own converter.  Refusals: tampered content EKEYREJECTED, unknown
 # key ENOKEY, expired key EKEYEXPIRED, and a signature past the expiration
-# time of its hashed area EKEYEXPIRED, also when the canonical blob leaves
-# Signature.expires out (the kernel reads the verified octets, not the
-# submitter's field: review finding 1).
+# time of its hashed area EKEYEXPIRED (the kernel reads the verified
+# octets, not the submitter's field: review finding 1; a blob with the old
+# Signature.expires field, now reserved, is refused: EBADMSG).
 . /pgpk/lib.sh
 D=$PGPK_DATA
 K=$D/k
@@ -17,7 +17,7 @@ pgpk_need_helper
 pgpk_need_data msg.txt msg.rsa2048.gpg msg.rsa2048.clear msg.rsa3072.gpg \
 	msg.rsa2048.tampered.gpg msg.rsa2048.tampered.clear k/msg.text.gpg \
 	k/msg.sha512.gpg k/msg.sub.gpg k/msg.sha512.pgpks k/expired.pgpk \
-	k/msg.expired.gpg k/msg.sigexpired.pgpks k/msg.sigexpired-noexp.pgpks \
+	k/msg.expired.gpg k/msg.sigexpired.pgpks k/msg.sigexpired-oldfield.pgpks \
 	k/rsa2048.pgpk k/rsa3072.pgpk k/rsa2048-sub.pgpk
 pgpk_load
 
@@ -77,8 +77,8 @@ canon "$K/msg.expired.gpg"
 expect_fail ENOKEY keyctl padd pgpk_test exp @s </tmp/sig.pgpks
 canon "$K/msg.sigexpired.pgpks"
 expect_fail EKEYEXPIRED keyctl padd pgpk_test sigexp @s </tmp/sig.pgpks
-canon "$K/msg.sigexpired-noexp.pgpks"
-expect_fail EKEYEXPIRED keyctl padd pgpk_test sigexp @s </tmp/sig.pgpks
+canon "$K/msg.sigexpired-oldfield.pgpks"
+expect_fail EBADMSG keyctl padd pgpk_test sigexp @s </tmp/sig.pgpks
 # The raw OpenPGP message: not canonical, refused.
 expect_fail EBADMSG keyctl padd pgpk_test raw @s <"$D/msg.rsa2048.gpg"
 exit 0

@@ -4,12 +4,13 @@
 # first 8 octets, salted signatures; a v3 signature by the same RSA key
 # is refused (the policy floor: the decoder takes v4 and v6 only);
 # keyctl pkey_verify on the key is refused (one key, one protocol).
+# The key is named by its key ID.
 # Canonical forms load and verify with no helper; through the upcall the
 # key binds and matches, or the helper refuses it as unsupported (ENOPKG).
 . /pgpk/lib.sh
 K=$PGPK_DATA/k
 pgpk_need_module
-pgpk_need_data k/v6.pgpk k/v6.pgp k/v6.fpr k/v6.keyid k/v6.msg.pgpks \
+pgpk_need_data k/v6.name k/v6.pgpk k/v6.pgp k/v6.fpr k/v6.keyid k/v6.msg.pgpks \
 	k/v6.sig k/msg.sha256 k/msg.sha256.pkcs1 k/v3.msg.pgpks msg.txt
 pgpk_load
 
@@ -19,8 +20,11 @@ short=$(echo "$keyid" | cut -c 9-16 | tr 'A-F' 'a-f')
 
 expect_ok keyctl padd asymmetric "" @s <"$K/v6.pgpk"
 id=$PGPK_OUT
-assert_eq "PGP key $(echo "$keyid" | tr 'A-F' 'a-f')" \
-	"$(pgpk_key_desc_of "$id")" "description"
+# Named by its key ID: a v6 key's self-signature is its direct-key one,
+# which certifies no user ID (RFC 9580 10.1.3).
+assert_eq "$(cat "$K/v6.name")" "$(pgpk_key_desc_of "$id")" "description"
+assert_eq "PGP key $(echo "$keyid" | tr 'A-F' 'a-f')" "$(cat "$K/v6.name")" \
+	"description"
 expect_ok keyctl search @s asymmetric "id:$fpr"
 assert_eq "$id" "$PGPK_OUT" "key found by the 32-octet fingerprint"
 expect_ok keyctl search @s asymmetric "id:$keyid"

@@ -29,7 +29,7 @@ pgpk_kmsg_mark
 expect_fail EKEYREJECTED keyctl padd asymmetric "" "$ring" \
 	<"$R/cert-stripped.pgp"
 assert_contains "$(pgpk_kmsg_since)" \
-	"binding: certification value not where the helper said" "kernel log"
+	"binding: signature value not where the helper said" "kernel log"
 assert_eq "" "$(keyctl rlist "$ring")" "keys in the restricted keyring"
 
 expect_ok keyctl padd asymmetric "" "$ring" <"$K/certified.pgp"

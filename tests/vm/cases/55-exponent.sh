@@ -4,14 +4,17 @@
 # the decoder refuses it (EBADMSG, "length out of bounds"), whoever
 # submits it.  A 1,024-octet exponent used to make every verification
 # with the key cost 400-540 ms under TCG, inside restrict.c under the
-# destination keyring's lock.  8 octets load.
+# destination keyring's lock.  8 octets load (a key made with such an
+# exponent, self-certified).
 . /pgpk/lib.sh
 K=$PGPK_DATA/k
 pgpk_need_module
-pgpk_need_data k/deb1-e8.pgpk k/deb1-e9.pgpk k/deb1-e1024.pgpk
+pgpk_need_data f/rsa-e8.pgpk k/deb1-e9.pgpk k/deb1-e1024.pgpk
 pgpk_load
 
-expect_ok keyctl padd asymmetric "" @s <"$K/deb1-e8.pgpk"
+# A key of its own (tests/vm/tools/pgpk-forge.py): its self-signature
+# verifies with that exponent.
+expect_ok keyctl padd asymmetric "" @s <"$PGPK_DATA/f/rsa-e8.pgpk"
 for n in 9 1024; do
 	pgpk_kmsg_mark
 	expect_fail EBADMSG keyctl padd asymmetric "" @s <"$K/deb1-e$n.pgpk"

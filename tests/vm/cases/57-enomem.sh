@@ -12,7 +12,7 @@
 # canonical key is added after each), a canonical key, a canonical subkey
 # (binding digest), a v6 key, a certified key into a keyring restricted
 # to its certifier (a key accepted there has its asym_auth and verified),
-# a canonical signature (pgpk_test: pgpk_verify_signature()), and OpenPGP
+# a canonical signature (pgpk_test), and OpenPGP
 # bytes (the upcall: the requester's side; the helper is another task).
 # Then kmemleak, scanned here: no object left over by any of it.  Crashes,
 # KASAN, lockdep: the harness's kernel-log verdict (which takes the stack

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The hashes are allocated once, when the module loads (review findings
-# 1 and 2): no add_key and no pgpk_verify_signature() asks for a module
+# 1 and 2): no add_key and no verification asks for a module
 # (a modprobe under the keys locks, or on an I/O path), and a hash the
 # kernel does not have is ENOPKG, never a crash (the old per-call
 # allocation zeroed an ERR_PTR tfm: an Oops for any user's add_key).

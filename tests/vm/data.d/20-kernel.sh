@@ -13,6 +13,7 @@ out=${PGPK_VM_DATA:?PGPK_VM_DATA not set}
 cache=${PGPK_VM_CACHE:-${TMPDIR:-/tmp}/pgpk-vm-cache}
 root=${PGPK_ROOT:-$(cd "$(dirname "$0")/../../.." && pwd)}
 mk=$root/tests/vm/tools/pgpk-mkcanon.py
+nm=$root/tests/vm/tools/pgpk-name.py
 k=$out/k
 mkdir -p "$k/liar"
 export GNUPGHOME=$cache/gnupg
@@ -50,7 +51,8 @@ do
 	GNUPGHOME=$deb "${gpg[@]}" --with-colons --list-keys "$fpr" |
 		awk -F: '/^pub/ { print $3; exit }' >"$k/deb$i.bits"
 	python3 "$mk" key "$k/deb$i.pgp" >"$k/deb$i.pgpk"
-	note "deb$i.{pgp,asc,pgpk}" "Debian archive RSA key $fpr"
+	python3 "$nm" "$k/deb$i.pgp" >"$k/deb$i.name"
+	note "deb$i.{pgp,asc,pgpk,name}" "Debian archive RSA key $fpr (name: its description)"
 	[ "$i" -ge 3 ] && break
 done
 echo "$i" >"$k/deb.count"
@@ -58,13 +60,13 @@ echo "$i" >"$k/deb.count"
 # of the same key (31-leaks compares their slab growth).
 cp "$k/deb1.pgpk" "$k/deb1-lean.pgpk"
 note deb1-lean.pgpk "canonical deb1 (as deb1.pgpk)"
-# RSA exponents of 8 octets (the longest the kernel takes) and 9, 1024
-# (55-exponent); another e is another key: no certification.
-for n in 5 6 1021; do
-	python3 "$mk" key "$k/deb1.pgp" --no-offsets --no-cert \
+# RSA exponents of 9 and 1024 octets (55-exponent; the decoder refuses
+# them before any signature); another e is another key: no certification.
+for n in 6 1021; do
+	python3 "$mk" key "$k/deb1.pgp" --no-offsets --no-cert --no-self \
 		--exponent-pad=$n >"$k/deb1-e$((n + 3)).pgpk"
 done
-note "deb1-e{8,9,1024}.pgpk" "canonical deb1 with an e of 8, 9, 1024 octets"
+note "deb1-e{9,1024}.pgpk" "canonical deb1 with an e of 9, 1024 octets"
 
 # --- OpenPGP in the wild: RSA certificates from debian-keyring, as they
 # are (all their signatures), under the 64 KiB add_key("asymmetric")
@@ -147,6 +149,8 @@ note v3.msg.pgpks "canonical v3.sig with msg.txt as content"
 note v6.pgp "v6 RSA 3072 key (RFC 9580), user ID, salted certification"
 note v6.sig "v6 salted detached signature of msg.txt"
 note v6.pgpk "canonical v6.pgp"
+python3 "$nm" "$k/v6.pgp" >"$k/v6.name"
+note v6.name "the description the kernel gives v6.pgp's key"
 note v6.msg.pgpks "canonical v6.sig with msg.txt as content"
 # A raw PKCS#1 v1.5 signature of msg.txt's SHA-256 with the same RSA key,
 # for keyctl pkey_verify (the kernel's own asymmetric key operation).
@@ -170,6 +174,10 @@ done
 python3 "$mk" key "$out/rsa2048.pgp" "$(cat "$out/rsa2048-sub.fpr")" \
 	>"$k/rsa2048-sub.pgpk"
 note rsa2048-sub.pgpk "canonical rsa2048 signing subkey (binding sig)"
+python3 "$nm" "$out/rsa2048.pgp" >"$k/rsa2048.name"
+python3 "$nm" "$out/rsa2048.pgp" "$(cat "$out/rsa2048-sub.keyid")" \
+	>"$k/rsa2048-sub.name"
+note "rsa2048{,-sub}.name" "the descriptions the kernel gives rsa2048 and its subkey"
 
 # --- a key certified by rsa2048, and an expired key ---
 cuid="pgpk test certified <certified@pgpk.test>"
@@ -231,10 +239,10 @@ note msg.txt.text.sig "detached text mode signature of msg.txt"
 	--compress-algo none --sign -o "$k/msg.sigexpired.gpg" "$out/msg.txt"
 note msg.sigexpired.gpg "msg.txt signed by rsa2048, signature valid 1 s"
 python3 "$mk" sig "$k/msg.sigexpired.gpg" >"$k/msg.sigexpired.pgpks"
-python3 "$mk" sig "$k/msg.sigexpired.gpg" --no-expires \
-	>"$k/msg.sigexpired-noexp.pgpks"
+python3 "$mk" sig "$k/msg.sigexpired.gpg" --old-expires \
+	>"$k/msg.sigexpired-oldfield.pgpks"
 note msg.sigexpired.pgpks "canonical msg.sigexpired.gpg (the helper refuses it)"
-note msg.sigexpired-noexp.pgpks "the same, Signature.expires left out (hashed area kept)"
+note msg.sigexpired-oldfield.pgpks "the same with field 6 (Signature.expires, reserved)"
 note msg.sha512.pgpks "canonical signature + content of msg.sha512.gpg"
 
 # --- answers for the lying helper, by callout SHA-256 ---

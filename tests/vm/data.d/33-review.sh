@@ -19,21 +19,6 @@ mk = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(mk)
 out, r = sys.argv[2], sys.argv[3]
 
-pk = list(mk.packets(open(out + "/rsa2048.pgp", "rb").read()))
-_, mat = mk.key_material([b for t, o, b in pk if t == 6][0])
-
-
-def key(uid):
-    """rsa2048's key material with user ID @uid, no certification."""
-    return mk.MAGIC + mk.f_bytes(1, mk.f_bytes(1, mat) + mk.f_bytes(4, uid))
-
-
-# A user ID with a NUL (RFC 9580 5.11: UTF-8 by convention only): the
-# description ends where the user ID's first NUL is.
-open(r + "/uid-nul.pgpk", "wb").write(
-    key(b"pgpk nul\x00" + b"\x01" * 200))
-open(r + "/uid-nul-first.pgpk", "wb").write(key(b"\x00(x)" + b"\x01" * 50))
-
 # certified.pgp without rsa2048's certification (its other packets stay
 # at the same offsets): the lying helper answers it with certified.pgpk,
 # whose certification is not in these bytes.

@@ -144,7 +144,7 @@ def forged(outdir):
     cert = forge.canon_sig(4, 0x13, forge.SHA256, forge.NOW, self_area,
                            hashlib.sha256(data).digest(), p.sign(data),
                            p.keyid, p.fpr)
-    write(outdir, "p-marked.pgpk", forge.canon_key(p, cert))
+    write(outdir, "p-marked.pgpk", forge.canon_key(p, cert, self_sig=None))
     # the mark confirmed by an RSA Encrypt-Only primary (RFC 9580 9.1: it
     # signs nothing): P's material as algorithm 2
     e = forge.Key(2048, b"pgpk IMA test E <e@pgpk.test>")

@@ -7,7 +7,7 @@ blobs (also deliberately wrong ones, for the lying-helper and bad-input
 cases) without trusting the code under test.  Handles what the tests
 feed it (RSA v4 keys and signatures from gpg), nothing more.
 
-usage: pgpk-mkcanon.py key FILE [SELECT] [--no-offsets] [--no-cert]
+usage: pgpk-mkcanon.py key FILE [SELECT] [--no-offsets] [--no-cert] [--no-self]
                          [--cert-type=N]   (pick that signature type)
                          [--cert-by=KEYID] (the newest certification of the
                                             user ID by that key, e.g. a
@@ -15,11 +15,13 @@ usage: pgpk-mkcanon.py key FILE [SELECT] [--no-offsets] [--no-cert]
                          [--exponent-pad=N] (N more octets of e: too long)
                          [--packet-offset=N] (say the key's body is at N)
   (Key.certification: the self-certification or binding, or --cert-by's;
-  with offsets, each signature carries the offset of its RSA value in
-  FILE, as an upcall answer does.)
-       pgpk-mkcanon.py sig FILE [--content=DATA] [--no-expires]
-                         (--no-expires: Signature.expires left out, the
-                          hashed area's expiration time kept)
+  Key.self_signature: the primary key's self-certification when the
+  certification is not it (--no-self: left out); Key.first_binding: a
+  subkey's older binding; with offsets, each signature carries the offset
+  of its RSA value in FILE, as an upcall answer does.)
+       pgpk-mkcanon.py sig FILE [--content=DATA] [--old-expires]
+                         (--old-expires: with field 6, Signature.expires,
+                          which pgpk once had: the decoder refuses it)
 Writes the canonical blob (magic included) to stdout.
 """
 import base64
@@ -135,7 +137,7 @@ def subpackets(area):
         p += n
 
 
-def signature(body, base=None, say_expires=True):
+def signature(body, base=None, say_expires=False):
     """Return (canonical Signature bytes, info dict).  With the body's
     offset in the file (base), the RSA value's offset is field 13."""
     ver = body[0]
@@ -218,7 +220,7 @@ def main():
     if mode == "sig":
         sigs = [b for t, o, b in pk if t == 2]
         lits = [b for t, o, b in pk if t == 11]
-        sig, _ = signature(sigs[-1], None, "--no-expires" not in flags)
+        sig, _ = signature(sigs[-1], None, "--old-expires" in flags)
         out = f_bytes(2, sig)
         if lits:
             lit = lits[0]
@@ -281,7 +283,7 @@ def main():
         out += f_varint(2, o)
     if t == 14:
         out += f_varint(3, 1)
-    if t == 6 and uid:
+    if uid:  # a subkey's: its primary key's user ID (its description)
         out += f_bytes(4, uid[1])
         if "--no-offsets" not in flags:
             out += f_varint(5, uid[0])
@@ -293,7 +295,8 @@ def main():
     if t == 14:
         cert = [c for c in cs if c[1]["type"] == 0x18][-1]
     else:
-        cert = (self_ or [None])[-1]
+        cert = ([c for c in self_ if 0x10 <= c[1]["type"] <= 0x13]
+                or self_ or [None])[-1]
     for f in flags:
         if f.startswith("--cert-type="):
             want_type = int(f[len("--cert-type="):], 0)
@@ -304,15 +307,33 @@ def main():
                            and (c[1]["issuer_key_id"] == by[-8:]
                                 or (c[1]["issuer_fpr"] or b"")[-8:] == by[-8:])],
                           key=lambda c: c[1]["created"])[-1]
-    info = (self_ or [(None, {})])[-1][1] if t == 6 else cert[1]
-    if info.get("key_expires"):
-        out += f_varint(6, int.from_bytes(b[1:5], "big") + info["key_expires"])
-    if "key_flags" in info:
-        out += f_varint(7, info["key_flags"])
+    # The primary key's self-signature (its user ID's newest), which the
+    # kernel reads a key's use and life from: Key.certification when it
+    # is one, else Key.self_signature; a subkey's older binding, if any,
+    # Key.first_binding.  Fields 6, 7 and 12 (hints) are gone.
+    # (RFC 9580 10.1.1, 10.1.3: a v4 key's user ID self-certification, a
+    # v6 key's direct-key signature)
+    pfpr = primary[4]
+    pkid = pfpr[:8] if len(pfpr) == 32 else pfpr[-8:]
+    v6 = len(pfpr) == 32
+    pri_self = [c for c in certs[primary[1]]
+                if ((c[1]["type"] == 0x1F) if v6 else
+                    0x10 <= c[1]["type"] <= 0x13) and
+                (c[1]["issuer_key_id"] == pkid or
+                 c[1]["issuer_fpr"] == pfpr)]
+    pri_self = pri_self[-1] if pri_self else None
     if t == 14:
         out += f_bytes(8, primary[3])
     if cert and "--no-cert" not in flags:
         out += f_bytes(10, cert[0])
+    if pri_self and (t == 14 or cert is not pri_self or
+                     "--no-cert" in flags) and "--no-self" not in flags:
+        out += f_bytes(14, pri_self[0])
+    if t == 14:
+        binds = sorted([c for c in cs if c[1]["type"] == 0x18],
+                       key=lambda c: c[1]["created"])
+        if len(binds) > 1 and binds[0][1]["created"] < cert[1]["created"]:
+            out += f_bytes(15, binds[0][0])
     sys.stdout.buffer.write(MAGIC + f_bytes(1, out))
 
 

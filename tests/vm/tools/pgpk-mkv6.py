@@ -3,7 +3,8 @@
 """Test-only maker of a v6 RSA OpenPGP key and signatures (RFC 9580).
 
 GnuPG 2.2 makes neither v6 keys nor v3 signatures, so the VM's v6 case
-gets them from here: a v6 RSA 3072 key packet (5.5.2.3), a user ID, a
+gets them from here: a v6 RSA 3072 key packet (5.5.2.3), its salted v6
+direct-key self-signature (a v6 key's use and life, 10.1.3), a user ID, a
 salted v6 positive certification (5.2.3, 5.2.4), a salted v6 detached
 signature over a file, and a v3 detached signature (5.2.2) over it by the
 same key, all with OpenPGP-format headers.  Uses python3-cryptography.
@@ -30,7 +31,7 @@ def sign(priv, sigtype, created, fpr, prefix):
     """A v6 signature packet body over prefix (RFC 9580 5.2.3, 5.2.4)."""
     hashed = (subpacket(2, created.to_bytes(4, "big"))
               + subpacket(33, b"\x06" + fpr))
-    if sigtype == 0x13:
+    if sigtype in (0x13, 0x1F):
         hashed += subpacket(27, b"\x03")
     head = bytes([6, sigtype, 1, 8]) + len(hashed).to_bytes(4, "big") + hashed
     salt = os.urandom(16)  # RFC 9580 9.5: 16 octets for SHA-256
@@ -59,9 +60,10 @@ def main():
     kprefix = b"\x9b" + len(body).to_bytes(4, "big") + body
     fpr = hashlib.sha256(kprefix).digest()
     uprefix = b"\xb4" + len(UID).to_bytes(4, "big") + UID
+    direct = sign(priv, 0x1F, created, fpr, kprefix)
     cert = sign(priv, 0x13, created, fpr, kprefix + uprefix)
-    open(out + "/v6.pgp", "wb").write(packet(6, body) + packet(13, UID)
-                                      + packet(2, cert))
+    open(out + "/v6.pgp", "wb").write(packet(6, body) + packet(2, direct)
+                                      + packet(13, UID) + packet(2, cert))
     msg = open(data, "rb").read()
     now = int(time.time())
     open(out + "/v6.sig", "wb").write(packet(2, sign(priv, 0x00, now, fpr,
