@@ -2,13 +2,10 @@
 # Make the upstream series: pgpk as in-tree patches for Debian's
 # linux-source-7.3 (7.3.4), from kernel/'s own sources.
 #
-# usage: upstream/make-series.sh [-o DIR] [--draft] [--tree DIR] [--rfc]
+# usage: upstream/make-series.sh [-o DIR] [--tree DIR] [--rfc]
 #   -o DIR     where the patches go (default upstream/out/series); the
 #              cover letter is 0000-cover-letter.patch, from
 #              upstream/cover-letter.txt
-#   --draft    make the series from kernel/ with upstream/phase2-kernel.patch
-#              applied to a copy (until that split is in kernel/ itself:
-#              upstream/README.md, "Phase 2"); every patch says "DRAFT"
 #   --tree DIR a git tree of linux-source-7.3 with its "base" tag (default:
 #              the cached one, made on first use: upstream/lib.sh)
 #   --rfc      subject prefix "RFC PATCH" (default "PATCH")
@@ -16,13 +13,15 @@
 # What it does, in this order, on branch "pgpk-series" of the tree (reset
 # to "base" first):
 #   1. git am upstream/core/*.patch: the preparatory core patches
-#   2. the canonical format as an ABI: include/uapi/linux/pgpk.h and
-#      Documentation/crypto/pgpk.rst (upstream/abi/)
+#   2. the canonical format as an ABI: include/uapi/linux/pgpk.h
+#      (kernel/uapi/linux/pgpk.h) and Documentation/crypto/pgpk.rst
+#      (upstream/abi/)
 #   3. the module: kernel/'s carried files into crypto/asymmetric_keys/,
 #      with the Kconfig, Makefile and MAINTAINERS entries (upstream/intree/)
 #   4. KUnit suites (upstream/kunit/, with the fuzz corpus's regression
 #      inputs: upstream/kunit/gen-corpus.py)
 #   5. the kselftest (upstream/selftests/keys/)
+#   6. [RFC] the upcall: kernel/pgpk_upcall.c and OPENPGP_KEY_UPCALL
 # each committed with its message from upstream/messages/ and a
 # Signed-off-by of git's user.name and user.email (PGPK_SIGNOFF="Name
 # <mail>" to override); then git format-patch with the cover letter.
@@ -30,19 +29,19 @@
 # files) and the core patches' separately.
 #
 # It refuses (exit 1, naming each) a kernel/ that still carries
-# out-of-tree compatibility: module parameters, MODULE_AUTHOR, version
-# tests, the Bazel include path, an EXPORT_SYMBOL with no in-tree user,
-# no pgpk_core.h.  --draft fixes those in a copy.
+# out-of-tree compatibility in a carried file: module parameters,
+# MODULE_AUTHOR, version tests, the Bazel include path, an EXPORT_SYMBOL
+# with no in-tree user, conditionals; or lacks pgpk_core.h or
+# pgpk_compat.h.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 out=$here/out/series
-draft=0 tree="" prefix=PATCH
+tree="" prefix=PATCH
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-o) out=$2; shift ;;
-	--draft) draft=1 ;;
 	--tree) tree=$2; shift ;;
 	--rfc) prefix="RFC PATCH" ;;
 	-h | --help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -55,21 +54,17 @@ done
 # shellcheck source=upstream/lib.sh
 . "$here/lib.sh"
 
-# The files of kernel/ the series carries, and where they go.
-CARRIED="pgpk_canon.c pgpk_frame.c pgpk_rebuild.c pgpk_sig.c pgpk_key.c
+# The files of kernel/ the series carries, and where they go: the module
+# (patch 6) into crypto/asymmetric_keys/, the upcall last (RFC).
+MODULE="pgpk_canon.c pgpk_frame.c pgpk_rebuild.c pgpk_sig.c pgpk_key.c
 pgpk.h pgpk_canon.h pgpk_core.h"
+UPCALL="pgpk_upcall.c"
+CARRIED="$MODULE $UPCALL"
 
 # --- kernel/'s sources, checked ---
 src=$(mktemp -d /tmp/pgpk-series.XXXXXX)
 trap 'rm -rf "$src"' EXIT
-cp -r "$root/kernel" "$root/bazel" "$src/"
-if [ "$draft" = 1 ]; then
-	[ ! -f "$root/kernel/pgpk_core.h" ] ||
-		up_die "--draft: kernel/pgpk_core.h exists: the phase-2 split is in kernel/ already; run without --draft"
-	(cd "$src" && patch -s -p1 --no-backup-if-mismatch) \
-		<"$here/phase2-kernel.patch" ||
-		up_die "--draft: upstream/phase2-kernel.patch does not apply to this kernel/ (issue 26 changed it?): rebase the patch (upstream/README.md, Phase 2)"
-fi
+cp -r "$root/kernel" "$src/"
 k=$src/kernel
 missing=""
 need() { missing="$missing
@@ -79,6 +74,8 @@ for f in $CARRIED; do
 done
 [ -f "$k/pgpk_compat.h" ] ||
 	need "kernel/pgpk_compat.h: no such file (what stands in for the core patches out of tree)"
+[ -f "$k/uapi/linux/pgpk.h" ] ||
+	need "kernel/uapi/linux/pgpk.h: no such file (the format's UAPI header)"
 for f in $CARRIED; do
 	[ -f "$k/$f" ] || continue
 	grep -n -E 'module_param|MODULE_PARM_DESC' "$k/$f" | sed "s|^|kernel/$f:|" |
@@ -98,7 +95,7 @@ done
 [ -s "$src/bad" ] && while read -r l; do need "$l"; done <"$src/bad"
 if [ -n "$missing" ]; then
 	echo "make-series.sh: kernel/ is not ready for the series:$missing" >&2
-	echo "(upstream/README.md, \"Phase 2\", says what each needs; --draft applies upstream/phase2-kernel.patch to a copy)" >&2
+	echo "(upstream/README.md, \"The compat split\", says where each belongs)" >&2
 	exit 1
 fi
 
@@ -123,18 +120,27 @@ export GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
 git am -q --committer-date-is-author-date "$here"/core/*.patch ||
 	up_die "upstream/core/ does not apply to $(git describe --always base)"
 
-# commit MESSAGE-FILE: commit everything staged, with the message, a
-# DRAFT note if --draft, and the sign-off.
+# commit MESSAGE-FILE: commit everything staged, with the message and the
+# sign-off.
 commit() {
 	local m=$1
 	[ -f "$m" ] || up_die "no commit message $m"
-	{
-		cat "$m"
-		if [ "$draft" = 1 ]; then
-			echo
-			echo "[DRAFT: made with upstream/phase2-kernel.patch applied to kernel/]"
-		fi
-	} | git commit -q -s -F - || up_die "commit of $m failed"
+	git commit -q -s -F "$m" || up_die "commit of $m failed"
+}
+
+# kconfig_after ENTRY FRAGMENT: insert FRAGMENT into
+# crypto/asymmetric_keys/Kconfig after the entry "config ENTRY".
+kconfig_after() {
+	awk -v add="$2" -v entry="config $1" '
+		{ print }
+		$0 == entry { inkey = 1 }
+		inkey && /^$/ && !done {
+			while ((getline l < add) > 0) if (l != "" || n++) print l
+			print ""; done = 1; inkey = 0
+		}' crypto/asymmetric_keys/Kconfig >"$src/Kconfig"
+	grep -q -x "$(sed -n '/^config /{p;q}' "$2")" "$src/Kconfig" ||
+		up_die "crypto/asymmetric_keys/Kconfig: no $1 entry to put $2 after"
+	cp "$src/Kconfig" crypto/asymmetric_keys/Kconfig
 }
 
 # maintainers PATTERN...: F: lines for the OpenPGP entry of MAINTAINERS
@@ -155,9 +161,8 @@ EOF
 }
 
 # 2. the ABI
-# (pgpk#26 marks where issue 26's fields go: not in the series)
-grep -v 'pgpk#26' "$here/abi/pgpk.h" >include/uapi/linux/pgpk.h
-grep -v 'pgpk#26' "$here/abi/pgpk.rst" >Documentation/crypto/pgpk.rst
+cp "$k/uapi/linux/pgpk.h" include/uapi/linux/pgpk.h
+cp "$here/abi/pgpk.rst" Documentation/crypto/pgpk.rst
 grep -q '^   pgpk$' Documentation/crypto/index.rst ||
 	sed -i '/^   asymmetric-keys$/a\   pgpk' Documentation/crypto/index.rst
 grep -q '^   pgpk$' Documentation/crypto/index.rst ||
@@ -174,37 +179,21 @@ git add -f include/uapi/linux/pgpk.h Documentation/crypto/pgpk.rst \
 commit "$here/messages/05-abi.txt"
 
 # 3. the module
-for f in $CARRIED; do
+for f in $MODULE; do
 	cp "$k/$f" crypto/asymmetric_keys/
 done
 # Kconfig: after the PKCS#7 test key; Makefile: at the end.
-awk -v add="$here/intree/Kconfig.pgpk" '
-	{ print }
-	/^config PKCS7_TEST_KEY$/ { inkey = 1 }
-	inkey && /^$/ && !done {
-		while ((getline l < add) > 0) if (l != "" || n++) print l
-		print ""; done = 1; inkey = 0
-	}' crypto/asymmetric_keys/Kconfig >"$src/Kconfig"
-grep -q '^config OPENPGP_KEY_PARSER$' "$src/Kconfig" ||
-	up_die "crypto/asymmetric_keys/Kconfig: no PKCS7_TEST_KEY entry to put OpenPGP's after"
-cp "$src/Kconfig" crypto/asymmetric_keys/Kconfig
+kconfig_after PKCS7_TEST_KEY "$here/intree/Kconfig.pgpk"
 cat "$here/intree/Makefile.pgpk" >>crypto/asymmetric_keys/Makefile
 # shellcheck disable=SC2046
-maintainers $(for f in $CARRIED; do echo crypto/asymmetric_keys/$f; done)
+maintainers $(for f in $MODULE; do echo crypto/asymmetric_keys/$f; done)
 git add -f crypto/asymmetric_keys
 commit "$here/messages/06-module.txt"
 
 # 4. KUnit
 cp "$here/kunit/pgpk_kunit.c" crypto/asymmetric_keys/
 python3 "$here/kunit/gen-corpus.py" "$root" >crypto/asymmetric_keys/pgpk_kunit_corpus.h
-awk -v add="$here/intree/Kconfig.kunit" '
-	{ print }
-	/^config OPENPGP_TEST_KEY$/ { inkey = 1 }
-	inkey && /^$/ && !done {
-		while ((getline l < add) > 0) if (l != "" || n++) print l
-		print ""; done = 1; inkey = 0
-	}' crypto/asymmetric_keys/Kconfig >"$src/Kconfig"
-cp "$src/Kconfig" crypto/asymmetric_keys/Kconfig
+kconfig_after OPENPGP_TEST_KEY "$here/intree/Kconfig.kunit"
 cat "$here/intree/Makefile.kunit" >>crypto/asymmetric_keys/Makefile
 maintainers crypto/asymmetric_keys/pgpk_kunit.c \
 	crypto/asymmetric_keys/pgpk_kunit_corpus.h
@@ -222,20 +211,30 @@ maintainers tools/testing/selftests/keys/
 git add -f tools/testing/selftests
 commit "$here/messages/08-selftest.txt"
 
+# 6. the upcall (RFC)
+cp "$k/$UPCALL" crypto/asymmetric_keys/
+kconfig_after OPENPGP_KEY_PARSER_KUNIT_TEST "$here/intree/Kconfig.upcall"
+cat "$here/intree/Makefile.upcall" >>crypto/asymmetric_keys/Makefile
+maintainers "crypto/asymmetric_keys/$UPCALL"
+git add -f crypto/asymmetric_keys
+commit "$here/messages/09-upcall.txt"
+
 # --- the patches ---
 rm -rf "$out"
 mkdir -p "$out"
 git format-patch -q --cover-letter --no-signature --zero-commit -N \
 	--subject-prefix="$prefix" -o "$out" base..pgpk-series
 cover=$(ls "$out"/0000-cover-letter.patch)
-python3 - "$cover" "$here/cover-letter.txt" "$draft" <<'EOF'
+# The upcall's patch is an RFC whatever the series' prefix.
+last=$(ls "$out"/0*.patch | tail -n 1)
+sed -i "1,/^Subject:/ s/^Subject: \[$prefix \([0-9]*\/[0-9]*\)\]/Subject: [RFC $prefix \1]/" "$last"
+sed -i "s/^Subject: \[RFC RFC /Subject: [RFC /" "$last"
+python3 - "$cover" "$here/cover-letter.txt" <<'EOF'
 import sys
-cover, text, draft = sys.argv[1], open(sys.argv[2]).read(), sys.argv[3] == "1"
+cover, text = sys.argv[1], open(sys.argv[2]).read()
 subject, _, body = text.partition("\n\n")
 c = open(cover).read()
 c = c.replace("*** SUBJECT HERE ***", subject.strip())
-if draft:
-    body = "DRAFT: made with upstream/phase2-kernel.patch applied.\n\n" + body
 c = c.replace("*** BLURB HERE ***", body.rstrip() + "\n")
 open(cover, "w").write(c)
 EOF
@@ -247,6 +246,9 @@ cp "$root/kernel/count-lines.sh" "$cnt/"
 for f in $CARRIED; do cp "crypto/asymmetric_keys/$f" "$cnt/"; done
 echo "== the module in the series (kernel/count-lines.sh on the carried files)"
 sh "$cnt/count-lines.sh" --check || echo "(over the budget: see above)"
+echo "== the UAPI header (code lines, the same counter, not in the budget)"
+awk '{ l = $0 } l ~ /[^ \t]/ && l !~ /^[ \t]*(\/\*|\*|\/\/)/ { n++ }
+	END { print n " code lines: include/uapi/linux/pgpk.h" }' include/uapi/linux/pgpk.h
 echo "== the core patches (code lines added/removed, the same counter)"
 git diff base "$(git rev-list --reverse base..pgpk-series | sed -n "$(ls "$here"/core/*.patch | wc -l)p")" \
 	-- '*.c' '*.h' | awk '

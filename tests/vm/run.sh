@@ -222,7 +222,8 @@ if [ -f "$root/kernel/Kbuild" ] || [ -f "$root/kernel/Makefile" ]; then
 			grep -v '\.mod\.c$' | sort -u |
 			while read -r f; do
 				[ -f "$f" ] && cp "$f" "$kb/"
-			done)
+			done
+			cp -r uapi "$kb/")
 		# kernel/Makefile's default target runs Kbuild:
 		# make -C $KDIR M=$PWD modules.
 		log "make -C kernel KDIR=$kdir (in a copy: $kb)"

@@ -65,7 +65,7 @@
 #define PGPK_SIG_PUBKEY_ALGORITHM	3	/* varint, required: 0..255 */
 #define PGPK_SIG_HASH_ALGORITHM		4	/* varint, required: 0..255 */
 #define PGPK_SIG_CREATED		5	/* varint, required: 32 bits */
-#define PGPK_SIG_EXPIRES		6	/* varint: informative only */
+/* 6 is reserved (was expires: the hashed area says) */
 #define PGPK_SIG_HASHED_AREA		7	/* len, required: 0..65535 */
 #define PGPK_SIG_SALT			8	/* len: 16..32, v6 only */
 #define PGPK_SIG_QUICK_CHECK		9	/* varint, required: 0..65535 */
@@ -74,22 +74,26 @@
 #define PGPK_SIG_ISSUER_FINGERPRINT	12	/* len: 20..32 */
 #define PGPK_SIG_RSA_S_OFFSET		13	/* varint: upcall answers only */
 
-/* Key: a primary key or subkey, with its certification. */
+/*
+ * Key: a primary key or subkey, with its certification and the
+ * self-signatures the kernel reads its use and life from (RFC 9580
+ * 5.2.3.10: key flags, key expiry; a subkey signs from its first
+ * binding), each verified with the primary key.
+ */
 #define PGPK_KEY_MATERIAL		1	/* KeyMaterial, required */
 #define PGPK_KEY_PACKET_OFFSET		2	/* varint: upcall answers only */
 #define PGPK_KEY_SUBKEY			3	/* varint: 0 or 1 */
 #define PGPK_KEY_USER_ID		4	/* len: 1..PGPK_MAX_USER_ID */
 #define PGPK_KEY_USER_ID_OFFSET		5	/* varint: upcall answers only */
-#define PGPK_KEY_EXPIRES		6	/* varint: Unix seconds; hint */
-#define PGPK_KEY_KEY_FLAGS		7	/* varint: 0..255; hint */
+/* 6 and 7 are reserved (were expires and key_flags: self-signatures) */
 #define PGPK_KEY_PRIMARY		8	/* KeyMaterial: subkeys only */
 /* 9 is reserved (was primary_offset) */
 #define PGPK_KEY_CERTIFICATION		10	/* Signature */
 /* 11 is reserved (was third-party certifications) */
-#define PGPK_KEY_BOUND			12	/* varint: Unix seconds; hint */
+/* 12 is reserved (was bound: first_binding) */
 #define PGPK_KEY_SOFT_REVOKED		13	/* varint: Unix seconds; hint */
-/* pgpk#26: 6, 7 and 12 become reserved; 14 self_signature and
- * pgpk#26: 15 first_binding (Signature) are added here. */
+#define PGPK_KEY_SELF_SIGNATURE		14	/* Signature: the primary's */
+#define PGPK_KEY_FIRST_BINDING		15	/* Signature: a subkey's first */
 
 /*
  * Canonical: exactly one of key and signature; content and
