@@ -227,8 +227,7 @@ git format-patch -q --cover-letter --no-signature --zero-commit -N \
 cover=$(ls "$out"/0000-cover-letter.patch)
 # The upcall's patch is an RFC whatever the series' prefix.
 last=$(ls "$out"/0*.patch | tail -n 1)
-sed -i "1,/^Subject:/ s/^Subject: \[$prefix \([0-9]*\/[0-9]*\)\]/Subject: [RFC $prefix \1]/" "$last"
-sed -i "s/^Subject: \[RFC RFC /Subject: [RFC /" "$last"
+sed -i "0,/^Subject: \[/ s/^Subject: \[\(RFC \)\{0,1\}/Subject: [RFC /" "$last"
 python3 - "$cover" "$here/cover-letter.txt" <<'EOF'
 import sys
 cover, text = sys.argv[1], open(sys.argv[2]).read()

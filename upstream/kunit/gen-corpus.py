@@ -14,8 +14,9 @@ usage: gen-corpus.py ROOT > pgpk_kunit_corpus.h
    proves that build against protobuf-c (tests/fuzz/canon_fuzz.c), KUnit
    proves the kernel's build against it.
  - pgpk_corpus_hashed: from ROOT/tests/fuzz/corpus/frame_hashed, the
-   inputs that walk with the IMA mark (first octet 255), with the verdict
-   of tests/kernel/pgpk_frame_ref.h, a walk written independently of
+   hashed areas (after the prefix the fuzz target skips: one octet 255,
+   or a length and that many octets), smallest first, with the verdict of
+   tests/kernel/pgpk_frame_ref.h, a walk written independently of
    kernel/pgpk_frame.c.
 
 Budgets: PGPK_KUNIT_CANON_BYTES (default 12288), PGPK_KUNIT_HASHED_BYTES
@@ -54,11 +55,14 @@ int main(int argc, char **argv)
 
 			printf("%d %u\n", ret, ret ? err.offset : 0);
 		} else {
-			static const unsigned char ima[] = PGPK_IMA_MARK_INIT;
+			size_t skip = buf[0] == 255 ? 1 : 1 + (size_t)buf[0];
 			struct pgpk_ref_hashed r;
 
-			r = pgpk_ref_hashed_walk(buf + 1, n - 1, ima, sizeof(ima));
-			printf("%d %u %u %zu %d\n", r.ok, r.created, r.expires,
+			if (!n || n < skip)
+				return 3;
+			r = pgpk_ref_hashed_walk(buf + skip, n - skip);
+			printf("%d %u %u %u %d %zu %d\n", r.ok, r.created,
+			       r.expires, r.key_expires, r.key_flags & 0xff,
 			       r.fpr_len, r.marked);
 		}
 	}
@@ -98,7 +102,8 @@ def main():
     with open(src, "w") as f:
         f.write(DRIVER)
     subprocess.run(["gcc", "-O1", "-w", "-I", root, "-isystem",
-                    os.path.join(root, "bazel/shim"), "-o", exe, src,
+                    os.path.join(root, "bazel/shim"), "-isystem",
+                    os.path.join(root, "kernel/uapi"), "-o", exe, src,
                     os.path.join(root, "kernel/pgpk_canon.c")], check=True)
 
     found = re.compile(r"^([0-9a-f]{40}|(flipped|trailing|truncated|"
@@ -113,9 +118,11 @@ def main():
     budget = int(os.environ.get("PGPK_KUNIT_HASHED_BYTES", 4096))
     for size, name in files(hashed_dir):
         with open(os.path.join(hashed_dir, name), "rb") as f:
-            if f.read(1) == b"\xff" and budget >= size:
-                hashed.append(name)
-                budget -= size
+            first = f.read(1)
+        skip = 1 if first == b"\xff" else 1 + first[0] if first else 0
+        if first and size >= skip and budget >= size - skip:
+            hashed.append((name, skip))
+            budget -= size - skip
 
     def run(mode, d, names):
         r = subprocess.run([exe, mode] + [os.path.join(d, n) for n in names],
@@ -144,6 +151,8 @@ def main():
            "\tbool ok;",
            "\tu32 created;",
            "\tu32 expires;",
+           "\tu32 key_expires;",
+           "\tu8 key_flags;",
            "\tu32 fpr_len;",
            "\tbool marked;",
            "};",
@@ -159,16 +168,18 @@ def main():
         table.append(f'\t{{ "{name[:24]}", pgpk_canon_{i}, '
                      f'sizeof(pgpk_canon_{i}), {err}, {off} }},')
     htable = []
-    for i, (name, v) in enumerate(zip(hashed, run("h", hashed_dir, hashed))):
+    verdicts = run("h", hashed_dir, [n for n, _ in hashed])
+    for i, ((name, skip), v) in enumerate(zip(hashed, verdicts)):
         with open(os.path.join(hashed_dir, name), "rb") as f:
-            data = f.read()[1:]
-        ok, created, expires, fpr_len, marked = v
+            data = f.read()[skip:]
+        ok, created, expires, key_expires, key_flags, fpr_len, marked = v
         out.append(c_array(f"pgpk_hashed_{i}", data))
         out.append("")
         b = lambda x: "true" if int(x) else "false"
         htable.append(f'\t{{ "{name[:24]}", pgpk_hashed_{i}, '
                       f'sizeof(pgpk_hashed_{i}), {b(ok)},\n'
-                      f'\t  {created}u, {expires}u, {fpr_len}, {b(marked)} }},')
+                      f'\t  {created}u, {expires}u, {key_expires}u, '
+                      f'0x{int(key_flags):02x}, {fpr_len}, {b(marked)} }},')
     out.append("static const struct pgpk_corpus_entry pgpk_corpus_canon[] = {")
     out += table
     out.append("};")

@@ -227,8 +227,8 @@ static void pgpk_bad_varint_long(struct kunit *test, struct pgpk_pb *b)
 
 	pgpk_pb_material(m, 4);
 	pgpk_pb_bytes(k, 1, m->buf, m->len);
-	/* expires: 2^64 would need an 11th bit in the tenth octet */
-	pgpk_pb_raw(k, "\x30\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02", 11);
+	/* soft_revoked: 2^64 would need an 11th bit in the tenth octet */
+	pgpk_pb_raw(k, "\x68\xff\xff\xff\xff\xff\xff\xff\xff\xff\x02", 11);
 	pgpk_pb_blob(b, 1, k);
 }
 
@@ -317,6 +317,17 @@ static void pgpk_bad_salt_v4(struct kunit *test, struct pgpk_pb *b)
 	pgpk_pb_blob(b, 2, s);
 }
 
+/* key_flags, a hint once: read from the verified self-signature now */
+static void pgpk_bad_retired_hint(struct kunit *test, struct pgpk_pb *b)
+{
+	struct pgpk_pb *m = pgpk_pb_new(test), *k = pgpk_pb_new(test);
+
+	pgpk_pb_material(m, 4);
+	pgpk_pb_bytes(k, 1, m->buf, m->len);
+	pgpk_pb_num(k, 7, 3);
+	pgpk_pb_blob(b, 1, k);
+}
+
 static void pgpk_bad_key_and_sig(struct kunit *test, struct pgpk_pb *b)
 {
 	struct pgpk_pb *s = pgpk_pb_new(test);
@@ -361,6 +372,7 @@ static const struct pgpk_bad pgpk_bad_cases[] = {
 	{ "a required field missing", pgpk_bad_missing },
 	{ "a subkey without its primary", pgpk_bad_subkey_alone },
 	{ "a salt on a v4 signature", pgpk_bad_salt_v4 },
+	{ "Key.key_flags (7, reserved)", pgpk_bad_retired_hint },
 	{ "a key and a signature", pgpk_bad_key_and_sig },
 	{ "content with a key", pgpk_bad_content_with_key },
 	{ "17 signatures", pgpk_bad_too_many_sigs },
@@ -510,37 +522,48 @@ static void pgpk_frame_refused(struct kunit *test)
 static void pgpk_frame_hashed(struct kunit *test)
 {
 	static const u8 mark[PGPK_IMA_MARK_LEN] = PGPK_IMA_MARK_INIT;
-	/* creation, expiration, issuer fingerprint (v4), the mark */
-	u8 area[6 + 6 + 23 + PGPK_IMA_MARK_LEN] = {
+	/*
+	 * creation, expiration, issuer fingerprint (v4), the mark, key
+	 * expiration, key flags (certify and sign)
+	 */
+	u8 area[6 + 6 + 23 + PGPK_IMA_MARK_LEN + 6 + 3] = {
 		5, 2, 0x65, 0x53, 0xf1, 0x00,
 		5, 3, 0, 0, 0x0e, 0x10,
 		22, 33, 4, [15] = 0xaa,
+		[35 + PGPK_IMA_MARK_LEN] = 5, 9, 0, 0, 0x1c, 0x20,
+		2, 27, 0x03,
 	};
 	struct pgpk_hashed h;
 
 	memcpy(area + 35, mark, sizeof(mark));
-	KUNIT_ASSERT_TRUE(test, pgpk_hashed_walk(area, sizeof(area), mark,
-						 sizeof(mark), &h));
+	KUNIT_ASSERT_TRUE(test, pgpk_hashed_walk(area, sizeof(area), &h));
 	KUNIT_EXPECT_EQ(test, h.created, 0x6553f100u);
 	KUNIT_EXPECT_EQ(test, h.expires, 3600u);
+	KUNIT_EXPECT_EQ(test, h.key_expires, 7200u);
+	KUNIT_EXPECT_EQ(test, h.key_flags, 0x03);
 	KUNIT_EXPECT_EQ(test, h.fpr_len, 20u);
 	KUNIT_EXPECT_PTR_EQ(test, h.fpr, (const u8 *)area + 15);
 	KUNIT_EXPECT_TRUE(test, h.marked);
+	/* a critical subpacket pgpk does not understand (a notation) */
+	area[36] |= 0x80;
+	KUNIT_EXPECT_FALSE(test, pgpk_hashed_walk(area, sizeof(area), &h));
+	/* two key flags subpackets */
+	memcpy(area + 35 + PGPK_IMA_MARK_LEN, "\x02\x1b\x03\x02\x1b\x03", 6);
+	area[36] &= ~0x80;
+	KUNIT_EXPECT_FALSE(test, pgpk_hashed_walk(area, sizeof(area), &h));
 	/* without its creation time */
 	KUNIT_EXPECT_FALSE(test, pgpk_hashed_walk(area + 6, sizeof(area) - 6,
-						  NULL, 0, &h));
+						  &h));
 	/* two creation times */
 	memcpy(area + 6, area, 6);
-	KUNIT_EXPECT_FALSE(test, pgpk_hashed_walk(area, sizeof(area), NULL, 0,
-						  &h));
+	KUNIT_EXPECT_FALSE(test, pgpk_hashed_walk(area, sizeof(area), &h));
 	/* a creation time of 3 octets */
 	area[0] = 4;
-	KUNIT_EXPECT_FALSE(test, pgpk_hashed_walk(area, 5, NULL, 0, &h));
+	KUNIT_EXPECT_FALSE(test, pgpk_hashed_walk(area, 5, &h));
 	/* a zero-length subpacket, or one running past the end */
-	KUNIT_EXPECT_FALSE(test, pgpk_hashed_walk((const u8 *)"\0", 1, NULL, 0,
-						  &h));
+	KUNIT_EXPECT_FALSE(test, pgpk_hashed_walk((const u8 *)"\0", 1, &h));
 	KUNIT_EXPECT_FALSE(test, pgpk_hashed_walk((const u8 *)"\x06\x02\0\0\0\0",
-						  6, NULL, 0, &h));
+						  6, &h));
 }
 
 /* The mark counts only as a whole subpacket, never inside another. */
@@ -554,8 +577,7 @@ static void pgpk_frame_mark_inside(struct kunit *test)
 	struct pgpk_hashed h;
 
 	memcpy(area + 12, mark, sizeof(mark));
-	KUNIT_ASSERT_TRUE(test, pgpk_hashed_walk(area, sizeof(area), mark,
-						 sizeof(mark), &h));
+	KUNIT_ASSERT_TRUE(test, pgpk_hashed_walk(area, sizeof(area), &h));
 	KUNIT_EXPECT_FALSE(test, h.marked);
 }
 
@@ -564,19 +586,19 @@ KUNIT_ARRAY_PARAM_DESC(pgpk_hashed_corpus, pgpk_corpus_hashed, name);
 /* Hashed areas of the fuzz corpus, against an independent reference. */
 static void pgpk_frame_hashed_corpus(struct kunit *test)
 {
-	static const u8 ima[PGPK_IMA_MARK_LEN] = PGPK_IMA_MARK_INIT;
 	const struct pgpk_corpus_hashed *e = test->param_value;
 	struct pgpk_hashed h;
 	u8 *copy = kunit_kmalloc(test, e->len ?: 1, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, copy);
 	memcpy(copy, e->data, e->len);
-	KUNIT_EXPECT_EQ(test, pgpk_hashed_walk(copy, e->len, ima, sizeof(ima),
-					       &h), e->ok);
+	KUNIT_EXPECT_EQ(test, pgpk_hashed_walk(copy, e->len, &h), e->ok);
 	if (!e->ok)
 		return;
 	KUNIT_EXPECT_EQ(test, h.created, e->created);
 	KUNIT_EXPECT_EQ(test, h.expires, e->expires);
+	KUNIT_EXPECT_EQ(test, h.key_expires, e->key_expires);
+	KUNIT_EXPECT_EQ(test, h.key_flags, e->key_flags);
 	KUNIT_EXPECT_EQ(test, h.fpr_len, e->fpr_len);
 	KUNIT_EXPECT_EQ(test, h.marked, e->marked);
 }

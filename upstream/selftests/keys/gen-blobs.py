@@ -88,10 +88,17 @@ def canon(field, msg, extra=b""):
 
 
 def key_blob(key, certifier, sigtype, flags):
+    """Key: material, user ID, certification, and, when a third party
+    certifies, the key's own self-signature (Key.self_signature, 14),
+    whose key flags the kernel reads (Documentation/crypto/pgpk.rst)."""
     uid = key.uid.encode()
     prefix = key.hashed + b"\xb4" + struct.pack(">I", len(uid)) + uid
-    k = byts(1, key.material()) + byts(4, uid) + num(7, flags)
-    k += byts(10, certifier.sign(sigtype, prefix, flags))
+    k = byts(1, key.material()) + byts(4, uid)
+    if certifier is key:
+        k += byts(10, key.sign(sigtype, prefix, flags))
+    else:
+        k += byts(10, certifier.sign(sigtype, prefix))
+        k += byts(14, key.sign(0x13, prefix, flags))
     return canon(1, k)
 
 
