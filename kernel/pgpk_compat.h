@@ -15,7 +15,8 @@
  *
  * and the differences between the released kernels, found by Kbuild in
  * their headers: a signature's digest is m/m_size from 7.0 on (upstream),
- * digest/digest_size before; kzalloc_obj() is new in 7.0.
+ * digest/digest_size before; kzalloc_obj() is new in 7.0; key_eflags in
+ * 6.4.
  */
 #ifndef _PGPK_COMPAT_H
 #define _PGPK_COMPAT_H
@@ -68,6 +69,13 @@ extern const char *const pgpk_compat_encoding;
 	.pkey_algo = "rsa", .hash_algo = (hash), \
 	.encoding = pgpk_compat_encoding, PGPK_COMPAT_DIGEST(d, n) })
 #define pgpk_sig_is_openpgp(sig) ((sig)->encoding == pgpk_compat_encoding)
+
+/* key_eflags is 6.4's; -DPGPK_HAVE_EFLAGS from Kbuild */
+#ifdef PGPK_HAVE_EFLAGS
+#define pgpk_set_eflags(pub, e)	((pub)->key_eflags = (e))
+#else
+#define pgpk_set_eflags(pub, e)	do { } while (0)
+#endif
 
 /* kzalloc_obj() is 7.0's; -DPGPK_HAVE_ALLOC_OBJ from Kbuild */
 #ifndef PGPK_HAVE_ALLOC_OBJ

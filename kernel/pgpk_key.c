@@ -231,6 +231,15 @@ static int pgpk_key_load(struct key_preparsed_payload *prep,
 	pk->bound = max(pk->bound, m->created);
 	pk->soft_revoked = PGPK_HAS(k, PGPK_KEY_SOFT_REVOKED) ? k->soft_revoked :
 			   U32_MAX;
+	/*
+	 * The verified key flags as X.509's usage, for restrict_link_by_ca()
+	 * and restrict_link_by_digsig(): certify is a CA's keyCertSign, sign
+	 * digitalSignature (RFC 9580 5.2.3.29).
+	 */
+	pgpk_set_eflags(&pk->pub, (pk->key_flags & PGPK_KEY_FLAG_CERTIFY ?
+			BIT(KEY_EFLAG_CA) | BIT(KEY_EFLAG_KEYCERTSIGN) : 0) |
+			(pk->key_flags & PGPK_KEY_FLAG_SIGN ?
+			 BIT(KEY_EFLAG_DIGITALSIG) : 0));
 	kids = kzalloc_obj(*kids);
 	prep->payload.data[asym_key_ids] = kids;
 	ret = pgpk_rsa_key(m, &pk->pub) ?: !kids ? -ENOMEM :
@@ -243,8 +252,7 @@ static int pgpk_key_load(struct key_preparsed_payload *prep,
 				  prep->description);
 		ret = prep->description ? 0 : -ENOMEM;
 	}
-	if (!ret && expires)
-		prep->expiry = expires;
+	prep->expiry = expires ?: TIME64_MAX;	/* 0: never */
 	prep->quotalen = 100;
 	return ret;
 }

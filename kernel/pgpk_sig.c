@@ -54,8 +54,7 @@ void pgpk_subtype_destroy(void *crypto, void *auth)
 	struct pgpk_public_key *pk = crypto;
 	struct pgpk_sig_info *info;
 
-	if (pk)
-		kfree(pk->pub.key);
+	kfree(pk ? pk->pub.key : NULL);
 	kfree(pk);
 	if (!auth)
 		return;
