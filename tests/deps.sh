@@ -23,6 +23,9 @@ PGPK_APT_TEST="gnupg gpgv debian-keyring debian-archive-keyring
 # above and these), checking them (hardening-check: devscripts; lintian),
 # proving them (tests/system/run.sh: mmdebstrap, qemu above; mkfs.ext4).
 PGPK_APT_PKG="debhelper dh-dkms dpkg-dev devscripts lintian e2fsprogs"
+# tests/system/run.sh --secure-boot: OVMF's Secure Boot firmware, the EFI
+# system partition (mkfs.vfat, mcopy) and its GPT (sfdisk).
+PGPK_APT_PKG="$PGPK_APT_PKG ovmf mtools dosfstools fdisk"
 
 pgpk_install_deps() {
 	# shellcheck disable=SC2086

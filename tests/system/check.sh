@@ -9,6 +9,12 @@
 # console too.
 #
 # The boots (state in /var/lib/pgpk-system-check):
+#   (with run.sh --secure-boot, first: the Secure Boot boot before DKMS's
+#      key is enrolled (sb-unenrolled): Secure Boot on, lockdown, pgpk
+#      refused and what says so, the package's warning; mokutil --import,
+#      then run.sh answers MokManager in a boot of its own; every boot
+#      below goes through shim, GRUB and the signed kernel with Secure Boot
+#      on, and adds the sb/* checks)
 #   (0. run.sh's own: the "enforce" initramfs stops the boot; check.sh
 #      never runs)
 #   1. the release's kernel, with the initramfs made without the IMA key
@@ -26,7 +32,10 @@
 # /root/pgpk-system/ (from run.sh): anchor.pgp (also in
 # /etc/pgpk/anchors/), anchor.fpr, certified.pgp (certified by the
 # anchor), other.pgp (not), new-kernel, break (what run.sh broke on
-# purpose, to show a check failing).
+# purpose, to show a check failing); with --secure-boot: secure-boot,
+# control/ (control-unsigned.ko: Debian's dummy.ko without its signature;
+# control-otherkey.ko: signed by other.der, a key nobody enrolled;
+# control-mok.ko: signed by DKMS's key).
 set -u
 export SYSTEMD_COLORS=0 # the console is a terminal: no colour codes
 
@@ -190,6 +199,143 @@ ima_checks() {
 	fi
 }
 
+# --- Secure Boot (run.sh --secure-boot) ---
+# DKMS's signing certificate: mok_certificate of its framework.conf, or
+# its default.
+dkms_cert() {
+	local c
+	c=$(sed -n 's/^[[:space:]]*mok_certificate=["]\{0,1\}\([^"]*\)["]\{0,1\}[[:space:]]*$/\1/p' \
+		/etc/dkms/framework.conf /etc/dkms/framework.conf.d/*.conf \
+		2>/dev/null | tail -n 1)
+	echo "${c:-/var/lib/dkms/mok.pub}"
+}
+# klog PATTERN: this boot's kernel log lines matching PATTERN (ERE)
+klog() {
+	journalctl --sync
+	journalctl -b -k -q -o short-monotonic --no-pager | grep -E "$1"
+}
+# sb_state PREFIX: the firmware booted with Secure Boot on, and the kernel
+# locked itself down because of it.
+sb_state() {
+	local p=$1 st lines lock
+	st=$(mokutil --sb-state 2>&1)
+	lines=$(klog 'secureboot: Secure boot|Kernel is locked down|ima: secureboot mode')
+	echo "# mokutil --sb-state: $st"
+	echo "$lines"
+	case "$st" in
+	*"SecureBoot enabled"*)
+		if echo "$lines" | grep -q 'Secure boot enabled'; then
+			pass "$p/state" "mokutil --sb-state: $st; $(echo "$lines" | grep -m 1 'Secure boot enabled' | sed 's/^.*secureboot/secureboot/')"
+		else
+			fail "$p/state" "mokutil says '$st', but no 'Secure boot enabled' in the kernel log"
+		fi ;;
+	*) fail "$p/state" "mokutil --sb-state: $st" ;;
+	esac
+	lock=$(cat /sys/kernel/security/lockdown 2>&1)
+	echo "# /sys/kernel/security/lockdown: $lock"
+	case "$lock" in
+	*"[integrity]"* | *"[confidentiality]"*)
+		if echo "$lines" | grep -q 'locked down from EFI Secure Boot'; then
+			pass "$p/lockdown" "$lock; $(echo "$lines" | grep -m 1 'locked down' | sed 's/^.*Kernel is/Kernel is/')"
+		else
+			fail "$p/lockdown" "lockdown $lock, but not from EFI Secure Boot (kernel log)"
+		fi ;;
+	*) fail "$p/lockdown" "not locked down: $lock" ;;
+	esac
+}
+# insmod_refused CHECK FILE LOG-LINE: FILE refused (EKEYREJECTED) with
+# LOG-LINE in the kernel log, and not loaded.
+insmod_refused() {
+	local err
+	if err=$(insmod "$2" 2>&1); then
+		fail "$1" "$2 loaded: $(modinfo -F signer "$2")"
+		rmmod dummy 2>/dev/null
+		return
+	fi
+	echo "# insmod $2: $err"
+	case "$err" in
+	*"Key was rejected by service"*)
+		if klog "$3" >/dev/null; then
+			pass "$1" "$err; kernel: $(klog "$3" | tail -n 1 | sed 's/^.*\] //')"
+		else
+			fail "$1" "refused ($err), but no '$3' in the kernel log"
+		fi ;;
+	*) fail "$1" "refused, but not with EKEYREJECTED: $err" ;;
+	esac
+}
+# module_signed CHECK: pgpk is loaded, signed by DKMS's key (the one the
+# kernel loaded from MokListRT at boot), and nothing tainted the kernel
+# as unsigned (E, 8192).
+module_signed() {
+	local cert subject signer skid key taint loaded
+	cert=$(dkms_cert)
+	subject=$(openssl x509 -inform DER -in "$cert" -noout -subject 2>/dev/null |
+		sed 's/^subject= *//; s/^CN *= *//')
+	# (modinfo's sig_key of a module sign-file signed with a certificate is
+	# that certificate's serial number)
+	skid=$(openssl x509 -inform DER -in "$cert" -noout -serial 2>/dev/null |
+		sed 's/^serial=//' | tr 'A-F' 'a-f')
+	signer=$(modinfo -F signer pgpk 2>/dev/null)
+	key=$(modinfo -F sig_key pgpk 2>/dev/null | tr -d ':' | tr 'A-F' 'a-f')
+	taint=$(cat /proc/sys/kernel/tainted)
+	loaded=$(klog "Loaded X.509 cert '$subject" | tail -n 1 | sed 's/^.*\] //')
+	echo "# pgpk: signer '$signer', sig_key $key; $cert: '$subject', serial $skid; tainted $taint"
+	echo "$loaded"
+	if [ ! -d /sys/module/pgpk ]; then
+		fail "$1" "pgpk is not loaded"
+	elif [ -z "$signer" ] || [ "$signer" != "$subject" ] || [ "$key" != "$skid" ]; then
+		fail "$1" "pgpk is signed by '$signer' ($key), not by DKMS's key '$subject' ($skid)"
+	elif [ $((taint & 8192)) -ne 0 ]; then
+		fail "$1" "the kernel is tainted by an unsigned module ($taint)"
+	elif [ -z "$loaded" ]; then
+		fail "$1" "pgpk loaded, but the kernel log has no 'Loaded X.509 cert '$subject'"
+	else
+		pass "$1" "$(modinfo -F filename pgpk) signed by '$signer' ($key); $loaded"
+	fi
+}
+# ima_arch_policy CHECK: with Secure Boot on, IMA's architecture policy
+# (CONFIG_IMA_ARCH_POLICY: "measure func=MODULE_CHECK", "measure
+# func=KEXEC_KERNEL_CHECK", ahead of any policy loaded later) measured
+# pgpk's module file as it was loaded; the policy the initramfs loaded
+# (ima-at-boot) went in after it ("ima: policy update completed").
+ima_arch_policy() {
+	local m
+	m=$(grep 'pgpk\.ko' /sys/kernel/security/ima/ascii_runtime_measurements 2>&1 |
+		head -n 1)
+	echo "# IMA measurements of pgpk: $m"
+	show grep -c . /sys/kernel/security/ima/ascii_runtime_measurements
+	case "$m" in
+	*/updates/dkms/pgpk.ko*) pass "$1" "measured at load (arch policy): $(echo "$m" | cut -d ' ' -f 1,3,5)" ;;
+	*) fail "$1" "no measurement of pgpk.ko in IMA's list (no arch policy: Secure Boot off?)" ;;
+	esac
+}
+# sb_enrolled_checks: after the enrolment (run.sh answered MokManager)
+sb_enrolled_checks() {
+	local cert t out
+	cert=$(dkms_cert)
+	t=$(mokutil --test-key "$cert" 2>&1)
+	echo "# mokutil --test-key $cert: $t"
+	case "$t" in
+	*"is already enrolled"*) pass sb/mok-enrolled "$t" ;;
+	*) fail sb/mok-enrolled "$t" ;;
+	esac
+	show keyctl show %:.machine
+	module_signed sb/module-signature
+	ima_arch_policy sb/ima-arch-policy
+	# The controls: the same module, Debian's dummy.ko, unsigned, signed by
+	# a key nobody enrolled, signed by DKMS's key.
+	insmod_refused sb/control-unsigned "$data/control/control-unsigned.ko" \
+		'Loading of unsigned module is rejected'
+	insmod_refused sb/control-otherkey "$data/control/control-otherkey.ko" \
+		'Loading of module with unavailable key is rejected'
+	if out=$(insmod "$data/control/control-mok.ko" 2>&1); then
+		pass sb/control-mok "the same module signed by DKMS's key: loaded ($(modinfo -F signer "$data/control/control-mok.ko"))"
+		rmmod dummy
+	else
+		fail sb/control-mok "the same module signed by DKMS's key was refused: $out"
+	fi
+}
+
 # run.sh's boot 0 must stop in the initramfs: if it got this far, say so
 # and change nothing (run.sh's ima-fail-safe/enforce fails on it)
 case " $(cat /proc/cmdline) " in
@@ -334,7 +480,79 @@ anchors_checks() {
 }
 
 case "$phase" in
+sb-unenrolled)
+	# --- Secure Boot, DKMS's key not enrolled yet: what the user sees ---
+	sb_state sb-unenrolled
+	cert=$(dkms_cert)
+	if [ -d /sys/module/pgpk ]; then
+		fail sb-unenrolled/module-refused "pgpk was loaded at boot, its key not enrolled"
+	else
+		lines=$(journalctl -b -q -o cat -u systemd-modules-load.service --no-pager)
+		echo "$lines"
+		err=$(modprobe pgpk 2>&1)
+		echo "# modprobe pgpk: $err"
+		# (the first line is modprobe's own; the others, libkmod's word on
+		# the modprobe.d install command that ran it)
+		err=$(echo "$err" | head -n 1)
+		# (systemd-modules-load loads it through the modprobe.d install
+		# command of pgpk-anchors: its modprobe's error is in the journal)
+		case "$lines /// $err" in
+		*"pgpk"*"Key was rejected by service"*///*"Key was rejected by service"*)
+			pass sb-unenrolled/module-refused "$(echo "$lines" | grep -m 1 "Key was rejected"); modprobe: $err; kernel: $(klog 'Loading of .* is rejected' | tail -n 1 | sed 's/^.*\] //')" ;;
+		*) fail sb-unenrolled/module-refused "no 'Key was rejected by service' from systemd-modules-load and modprobe: $err" ;;
+		esac
+	fi
+	# without the module nothing reads OpenPGP: the kernel's own parsers
+	# refuse the bytes
+	if out=$(keyctl padd asymmetric "" @s <"$key" 2>&1); then
+		fail sb-unenrolled/openpgp-refused "an OpenPGP key was added without pgpk: $out"
+	else
+		pass sb-unenrolled/openpgp-refused "keyctl padd asymmetric (an OpenPGP key): $out"
+	fi
+	lines=$(ima_journal)
+	echo "$lines"
+	if [ -f /etc/pgpk/ima/policy ]; then
+		case "$lines" in
+		# (the initramfs' modprobe prints no reason there: pgpk-ima-setup
+		# cannot tell a refused signature from a module not built)
+		*"modprobe pgpk failed"*"NOT set up"*)
+			pass sb-unenrolled/ima "$(echo "$lines" | grep -m 1 'modprobe pgpk failed' | sed 's/^.*pgpk-ima: //') / $(echo "$lines" | grep -m 1 'NOT set up' | sed 's/^.*pgpk-ima: //')" ;;
+		*) fail sb-unenrolled/ima "the initramfs' IMA setup did not say that pgpk was refused: $(echo "$lines" | tr '\n' ';')" ;;
+		esac
+	fi
+	# the package's warning, as at installation (what its postinst runs
+	# once DKMS built the module; dpkg-reconfigure would build it again)
+	out=$(/usr/lib/pgpk-dkms/secure-boot-check 2>&1)
+	echo "$out"
+	case "$out" in
+	*"pgpk-dkms: W: Secure Boot is on, and DKMS's key $cert is not enrolled"*)
+		pass sb-unenrolled/package-warning "$(echo "$out" | grep 'pgpk-dkms: W:' | tr '\n' ' ' | cut -c 1-300)" ;;
+	*) fail sb-unenrolled/package-warning "/usr/lib/pgpk-dkms/secure-boot-check gave no warning" ;;
+	esac
+	# the one-time enrolment, as README says (the password non-interactive:
+	# --hash-file); control-enrolled (PGPK_SYSTEM_BREAK): the control's key
+	# too
+	keys=$cert
+	case "$(cat "$data/break")" in
+	*" control-enrolled "*) keys="$keys $data/control/other.der" ;;
+	esac
+	mokutil --generate-hash="$(cat "$data/mok-password")" >/run/mok.hash
+	# shellcheck disable=SC2086
+	show mokutil --import $keys --hash-file /run/mok.hash
+	t=$(mokutil --test-key "$cert" 2>&1)
+	out=$(/usr/lib/pgpk-dkms/secure-boot-check 2>&1)
+	echo "$t"
+	echo "$out"
+	case "$t $out" in
+	*"already in the enrollment request"*"waiting to be enrolled"*)
+		pass sb-unenrolled/mok-import "$t; $(echo "$out" | grep -m 1 'pgpk-dkms: W:')" ;;
+	*) fail sb-unenrolled/mok-import "mokutil --test-key: $t" ;;
+	esac
+	echo "PGPK-SYSTEM-MOKMANAGER"
+	reboot_into "$(uname -r)" first
+	;;
 first)
+	[ -f "$data/secure-boot" ] && sb_state sb && sb_enrolled_checks
 	# --- the initramfs without the IMA key: no appraisal, said so ---
 	case " $(cat /proc/cmdline) " in
 	*" pgpksystem=nokey "*)
@@ -445,6 +663,11 @@ new-kernel)
 		modprobe pgpk || fail modprobe "modprobe pgpk failed"
 	fi
 	upcall_check dkms-new-kernel/upcall
+	if [ -f "$data/secure-boot" ]; then
+		sb_state "sb/$want"
+		module_signed "sb/$want/module-signature"
+		ima_arch_policy "sb/$want/ima-arch-policy"
+	fi
 	[ -f /etc/pgpk/ima/policy ] && ima_checks "ima-at-boot/$want"
 	purge_check
 	;;
