@@ -9,11 +9,16 @@
  * pgpk_kunit_corpus.h holds regression inputs of the fuzz corpus with the
  * verdicts of the same decoder built for user space, where it is fuzzed
  * against protobuf-c, and hashed areas with the verdicts of an
- * independent reference walk.
+ * independent reference walk; and two keys whose key flags the parser
+ * must give restrict.c as X.509's usage (pgpk_key suite).
  */
 #include <kunit/test.h>
+#include <linux/cred.h>
+#include <linux/key.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <crypto/public_key.h>
+#include <keys/asymmetric-type.h>
 #include "pgpk_canon.h"
 
 /* --- a protobuf writer, for blobs that break one rule each --- */
@@ -701,4 +706,58 @@ static struct kunit_suite pgpk_rebuild_suite = {
 	.test_cases = pgpk_rebuild_cases,
 };
 
-kunit_test_suites(&pgpk_canon_suite, &pgpk_frame_suite, &pgpk_rebuild_suite);
+/* --- keys: the usage restrict_link_by_ca() and _by_digsig() read --- */
+
+static void pgpk_key_eflags(struct kunit *test)
+{
+	static const struct {
+		const u8 *blob;
+		size_t len;
+		unsigned long eflags;
+	} keys[] = {
+		/* self-certified, key flags certify and sign (0x03) */
+		{ pgpk_kunit_ca, sizeof(pgpk_kunit_ca), BIT(KEY_EFLAG_CA) |
+		  BIT(KEY_EFLAG_KEYCERTSIGN) | BIT(KEY_EFLAG_DIGITALSIG) },
+		/* certified by the CA, its self-signature's flags sign (0x02) */
+		{ pgpk_kunit_user, sizeof(pgpk_kunit_user),
+		  BIT(KEY_EFLAG_DIGITALSIG) },
+	};
+	struct key *ring;
+	key_ref_t ref;
+	int i;
+
+	ring = keyring_alloc("pgpk_kunit", GLOBAL_ROOT_UID, GLOBAL_ROOT_GID,
+			     current_cred(), KEY_POS_ALL,
+			     KEY_ALLOC_NOT_IN_QUOTA, NULL, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ring));
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		const struct public_key *pub;
+
+		ref = key_create_or_update(make_key_ref(ring, true),
+					   "asymmetric", NULL, keys[i].blob,
+					   keys[i].len, KEY_POS_ALL,
+					   KEY_ALLOC_NOT_IN_QUOTA);
+		KUNIT_EXPECT_FALSE_MSG(test, IS_ERR(ref), "key %d: %ld", i,
+				       PTR_ERR(ref));
+		if (IS_ERR(ref))
+			continue;
+		pub = key_ref_to_ptr(ref)->payload.data[asym_crypto];
+		KUNIT_EXPECT_EQ_MSG(test, pub->key_eflags, keys[i].eflags,
+				    "key %d", i);
+		key_ref_put(ref);
+	}
+	key_put(ring);
+}
+
+static struct kunit_case pgpk_key_cases[] = {
+	KUNIT_CASE(pgpk_key_eflags),
+	{}
+};
+
+static struct kunit_suite pgpk_key_suite = {
+	.name = "pgpk_key",
+	.test_cases = pgpk_key_cases,
+};
+
+kunit_test_suites(&pgpk_canon_suite, &pgpk_frame_suite, &pgpk_rebuild_suite,
+		  &pgpk_key_suite);

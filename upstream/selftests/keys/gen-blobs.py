@@ -4,6 +4,7 @@
 and signatures (include/uapi/linux/pgpk.h) made from fresh RSA keys.
 
 usage: gen-blobs.py > keys_pgpk_blobs.h
+       gen-blobs.py --raw DIR   (each blob as DIR/NAME.bin: upstream/kunit/)
 
 Everything a blob holds is written out here from RFC 9580 (key packets,
 user ID certifications, document signatures, their trailers and digests)
@@ -131,6 +132,11 @@ def main():
         "pgpk_sig_user": sig_blob(user, data),
         "pgpk_sig_other": sig_blob(other, data),
     }
+    if sys.argv[1:2] == ["--raw"]:
+        for name in ("pgpk_ca", "pgpk_user"):
+            with open(f"{sys.argv[2]}/{name}.bin", "wb") as f:
+                f.write(blobs[name])
+        return
     tampered = bytearray(blobs["pgpk_sig_user"])
     tampered[-1] ^= 0x01        # the last octet of the content
     blobs["pgpk_sig_tampered"] = bytes(tampered)
