@@ -135,10 +135,11 @@ static void pgpk_canon_valid(struct kunit *test)
 {
 	struct pgpk_canon *out = kunit_kzalloc(test, sizeof(*out), GFP_KERNEL);
 	struct pgpk_pb *b = pgpk_pb_new(test), *s = pgpk_pb_new(test);
+	struct pgpk_canon_error err;
 
 	KUNIT_ASSERT_NOT_NULL(test, out);
 	pgpk_blob_key(test, b, 4);
-	KUNIT_ASSERT_EQ(test, pgpk_canon_decode(b->buf, b->len, out, NULL), 0);
+	KUNIT_ASSERT_EQ(test, pgpk_canon_decode(b->buf, b->len, out, &err), 0);
 	KUNIT_EXPECT_EQ(test, out->present, 1u << PGPK_CANON_KEY);
 	KUNIT_EXPECT_EQ(test, out->key.material.version, 4u);
 	KUNIT_EXPECT_EQ(test, out->key.material.created, 1700000000u);
@@ -150,7 +151,7 @@ static void pgpk_canon_valid(struct kunit *test)
 	pgpk_pb_sig(s, true);
 	b->len = 0;
 	pgpk_pb_blob(b, 2, s);
-	KUNIT_ASSERT_EQ(test, pgpk_canon_decode(b->buf, b->len, out, NULL), 0);
+	KUNIT_ASSERT_EQ(test, pgpk_canon_decode(b->buf, b->len, out, &err), 0);
 	KUNIT_EXPECT_EQ(test, out->sigs[0].version, 6u);
 	KUNIT_EXPECT_EQ(test, out->sigs[0].salt.len, 16u);
 	KUNIT_EXPECT_EQ(test, out->sigs[0].quick_check, 0x1234u);
@@ -401,16 +402,17 @@ static void pgpk_canon_bounds(struct kunit *test)
 {
 	struct pgpk_canon *out = kunit_kzalloc(test, sizeof(*out), GFP_KERNEL);
 	struct pgpk_pb *b = pgpk_pb_new(test);
+	struct pgpk_canon_error err;
 
 	KUNIT_ASSERT_NOT_NULL(test, out);
 	pgpk_blob_key(test, b, 6);
-	KUNIT_EXPECT_EQ(test, pgpk_canon_decode(b->buf, b->len, out, NULL), 0);
+	KUNIT_EXPECT_EQ(test, pgpk_canon_decode(b->buf, b->len, out, &err), 0);
 	/* the size is checked before any octet is read */
 	KUNIT_EXPECT_EQ(test, pgpk_canon_decode(b->buf, PGPK_MAX_BLOB + 1, out,
-						NULL), -EBADMSG);
+						&err), -EBADMSG);
 	KUNIT_EXPECT_EQ(test, pgpk_canon_decode(b->buf, PGPK_MAGIC_LEN - 1, out,
-						NULL), -EBADMSG);
-	KUNIT_EXPECT_EQ(test, pgpk_canon_decode(b->buf, b->len - 1, out, NULL),
+						&err), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, pgpk_canon_decode(b->buf, b->len - 1, out, &err),
 			-EBADMSG);
 	KUNIT_EXPECT_EQ(test, pgpk_canon_form(b->buf, b->len),
 			PGPK_FORM_CANONICAL);
