@@ -355,22 +355,28 @@ static int pgpk_upcall_callout(void **data, size_t *len, char *why,
 	return EBADMSG;
 }
 
+/* The verdict, with the time it took and where it ran (slot, nice). */
 static void pgpk_upcall_verdict(struct pgpk_upcall *up, const char *desc,
 				const struct pgpk_broker_result *res)
 {
+	int nice = getpriority(PRIO_PROCESS, 0);
+
 	if (res->error)
 		pgpk_upcall_log(up, pgpk_upcall_level(res->error),
 				"key %d %.20s...: rejected %s for %u s: %s "
-				"(%llu us)%s",
+				"(%llu us, slot %d, nice %d)%s",
 				up->key, desc, pgpk_errno_name(res->error),
 				res->timeout, res->reason,
 				(unsigned long long)res->elapsed_us,
+				up->quota.slot, nice,
 				res->ops_error ? "; keyctl_reject failed" : "");
 	else
 		pgpk_upcall_log(up, res->ops_error ? LOG_ERR : LOG_INFO,
-				"key %d %.20s...: instantiated: %s (%llu us)%s",
+				"key %d %.20s...: instantiated: %s "
+				"(%llu us, slot %d, nice %d)%s",
 				up->key, desc, res->reason,
 				(unsigned long long)res->elapsed_us,
+				up->quota.slot, nice,
 				res->ops_error ? "; keyctl_instantiate failed" :
 						 "");
 }

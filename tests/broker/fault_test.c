@@ -24,22 +24,11 @@
 #include <sys/wait.h>
 
 #include "helper/pgpk_broker.h"
+#include "tests/broker/check.h"
 #include "tests/broker/pgpk_test_blobs.h"
 
 #define PGPK_TEST_TIMEOUT_MS 400
 #define PGPK_TEST_SLACK_US 400000 /* reaping and scheduling */
-
-static int pgpk_failures;
-
-#define CHECK(cond, ...)                                            \
-	do {                                                        \
-		if (!(cond)) {                                      \
-			pgpk_failures++;                            \
-			printf("FAIL %s:%d: ", __func__, __LINE__); \
-			printf(__VA_ARGS__);                        \
-			printf("\n");                               \
-		}                                                   \
-	} while (0)
 
 /* What the ops saw. */
 struct pgpk_record {

@@ -20,19 +20,9 @@
 #include <sys/wait.h>
 
 #include "helper/pgpk_quota.h"
+#include "tests/broker/check.h"
 
-static int pgpk_failures;
 static char pgpk_dir[300];
-
-#define CHECK(cond, ...)                                            \
-	do {                                                        \
-		if (!(cond)) {                                      \
-			pgpk_failures++;                            \
-			printf("FAIL %s:%d: ", __func__, __LINE__); \
-			printf(__VA_ARGS__);                        \
-			printf("\n");                               \
-		}                                                   \
-	} while (0)
 
 /* Open the test directory for @uid and take a slot of @max. */
 static int pgpk_take(struct pgpk_quota *q, uid_t uid, unsigned int max,

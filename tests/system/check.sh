@@ -514,8 +514,8 @@ sb-unenrolled)
 	if [ -f /etc/pgpk/ima/policy ]; then
 		case "$lines" in
 		# (the initramfs' modprobe prints no reason there: pgpk-ima-setup
-		# cannot tell a refused signature from a module not built)
-		*"modprobe pgpk failed"*"NOT set up"*)
+		# finds the module with modprobe -D and reads the lockdown state)
+		*"modprobe pgpk failed: the kernel refused "*"pgpk.ko"*"(Secure Boot: is DKMS's key enrolled?"*"NOT set up"*)
 			pass sb-unenrolled/ima "$(echo "$lines" | grep -m 1 'modprobe pgpk failed' | sed 's/^.*pgpk-ima: //') / $(echo "$lines" | grep -m 1 'NOT set up' | sed 's/^.*pgpk-ima: //')" ;;
 		*) fail sb-unenrolled/ima "the initramfs' IMA setup did not say that pgpk was refused: $(echo "$lines" | tr '\n' ';')" ;;
 		esac

@@ -811,12 +811,12 @@ fi
 if [ -n "$ima_ok" ]; then
 	boot "$base_kernel" "$out/boot/initrd-enforce" pgpksystem=enforce
 	why=$(grep -a -m 1 'pgpk-ima: .*the boot stops' "$con")
-	setup=$(grep -a -m 1 'pgpk-ima: modprobe pgpk failed' "$con")
+	setup=$(grep -a -m 1 'pgpk-ima: modprobe pgpk failed: no pgpk module for' "$con")
 	if grep -a -q '^PGPK-SYSTEM-ENFORCE-IGNORED\|Reached target' "$con"; then
 		result FAIL ima-fail-safe/enforce "the system booted past the initramfs (${setup:-no pgpk-ima line})"
 	elif [ -z "$why" ] || [ -z "$setup" ]; then
 		tail -n 20 "$con" | sed 's/^/    /'
-		result FAIL ima-fail-safe/enforce "no pgpk-ima message on the console"
+		result FAIL ima-fail-safe/enforce "no 'pgpk-ima: modprobe pgpk failed: no pgpk module for' or no 'the boot stops' on the console"
 	else
 		result PASS ima-fail-safe/enforce "stopped in the initramfs: ${setup#*pgpk-ima: } / ${why#*pgpk-ima: }"
 	fi

@@ -246,7 +246,14 @@ pgpk_key_desc_of() {
 # pgpk_kmsg_mark; ...; pgpk_kmsg_since: kernel log lines printed since
 # the mark (the harness dumps and clears the kernel log between cases
 # only, so a case must not clear it: it would hide a WARNING).
+# A refusal's line is ratelimited per call site (10 in 5 s): after a
+# burst of the module's lines, the mark waits for the window to pass, so
+# that the lines a case expects next are printed.
 pgpk_kmsg_mark() {
+	_now=$(cut -d ' ' -f 1 /proc/uptime)
+	_n=$(dmesg | sed -n 's/^\[ *\([0-9.]*\)\] pgpk.*/\1/p' |
+		awk -v t="$_now" '$1 + 5 > t { n++ } END { print n + 0 }')
+	[ "$_n" -lt 8 ] || sleep 5
 	PGPK_KMSG_MARK=$(dmesg | wc -l)
 }
 

@@ -298,7 +298,7 @@ if [ -z "${PGPK_VM_TIMEOUT:-}" ]; then
 		total=$((total + ${t:-$case_timeout}))
 	done
 	[ "$mode" = demo ] && total=660
-	[ "$total" -gt 600 ] && total=600
+	[ "$total" -gt 900 ] && total=900
 	# (The debug kernel also boots slower and scans for leaks last.)
 	PGPK_VM_TIMEOUT=$((total * slowdown))
 fi

@@ -3,34 +3,37 @@
 # rule 7).  The kernel charges each request in flight 4 KiB of its
 # requester's key quota: beyond 4 of his (the default 20,000 octets) it
 # refuses EDQUOT before starting anything.  The broker takes one of
-# --max-per-uid (4) slots of the
-# requester's uid for the whole request (/run/pgpk/uid-<uid>.<n>,
-# flock: a killed broker gives its slot back); beyond them the request
-# is refused at once with EDQUOT, which only that user sees.  His
-# parsers run niced by slot (0, 5, 10, 15), his log lines at most 10 per
-# 5 s, then one line saying how many were suppressed.
+# --max-per-uid (4) slots of the requester's uid for the whole request
+# (/run/pgpk/uid-<uid>.<n>, flock: a killed broker gives its slot back);
+# beyond them the request is refused at once with EDQUOT, which only
+# that user sees.  His parsers run niced by slot (0, 5, 10, 15), his log
+# lines at most 10 per 5 s, then one line saying how many were
+# suppressed.
 #
 # Abuse tried (nobody; alice, uid 1001, is the other user):
 # 1. nobody floods 150 concurrent adds of a 64 KiB certificate of forged
 #    certifications that claim a trust anchor (c/flood-max.pgp: one RSA
 #    verification each in the helper), from a session of his own.
-#    Measured (PGPK-MEASURE): root's and alice's add times alone and
-#    1 s into the flood, how nobody's adds ended, the helper processes
-#    in flight.  Checked: his log lines stay bounded, and afterwards no
-#    helper is left and every slot of his is free (most of his brokers
-#    were SIGKILLed by the module: their locks went with them).  Each
-#    request's start (/sbin/request-key and pgpk-helper, before anything
-#    can tell whose it is) is not bounded here, and on a busy host it
-#    alone makes root's add time out: SECURITY.md, "One user's flood".
+#    Checked: 1 s into it, root's add and alice's succeed within the
+#    module's upcall_timeout plus what the same 150 processes of his cost
+#    root's add when no parser takes their bytes (measured first: no
+#    bound in pgpk can take back what his own processes cost, the
+#    scheduler sharing the CPU per process as Debian ships it); his log
+#    lines stay bounded; afterwards no helper is left and every slot of
+#    his is free.  Measured (PGPK-MEASURE): root's and alice's add times
+#    alone and during both floods, how nobody's adds ended (most EDQUOT
+#    from the kernel), the helper processes in flight.
 # 2a. every request's program sleeps: nobody's 6 concurrent adds start 4
 #    programs, the other 2 are EDQUOT at once; alice's starts beside them.
 # 2. nobody's 4 slots held (tools/pgpk-hold): his add is EDQUOT, root's
 #    and alice's succeed; with 3 held, his add succeeds.
 # 3. nobody alone: 4 concurrent adds all succeed (the bound, not fewer).
-# 4. nobody's request in his slot 3 runs at nice 15; SIGKILLed
-#    mid-conversion, its slot is free again.
-# 5. 16 adds of his at once log at most 10 lines; after the window, one
-#    line says how many were suppressed.
+# 4. nobody's request in his slot 3 runs at nice 15 (its log line says
+#    so).  A SIGKILLed broker's slot is free again: after the flood (the
+#    module killed those of his requests that timed out) and
+#    //tests/broker:quota_test.
+# 5. 16 adds of his in a row, each refused by the broker, log at most 10
+#    lines; after the window, one line says how many were suppressed.
 # 6. /run/pgpk group-writable (only root can make it so): every request
 #    is refused (EIO), the log names the directory; 0700 again: served.
 # pgpk-timeout: 600
@@ -50,8 +53,26 @@ cp /etc/passwd /tmp/64.passwd
 echo "alice:x:1001:1001:alice:/nonexistent:/bin/false" >>/etc/passwd
 holders=""
 release() {
-	for p in $holders; do kill "$p" 2>/dev/null; done
+	for p in $holders; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null	# its locks go with it
+	done
 	holders=""
+}
+# hold SLOT...: hold nobody's slots (tools/pgpk-hold) until release.
+hold() {
+	release
+	mkdir -p /run/pgpk
+	rm -f /tmp/64/hold
+	"$HOLD" "$@" >/tmp/64/hold 2>&1 &
+	holders=$!
+	_n=$((100 * PGPK_SLOWDOWN))
+	until grep -q held /tmp/64/hold 2>/dev/null || [ "$_n" -eq 0 ]; do
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	grep -q held /tmp/64/hold ||
+		fail_later "pgpk-hold $*: $(cat /tmp/64/hold)"
 }
 conf=/etc/request-key.d/pgpk.conf
 param=/sys/module/pgpk/parameters/upcall_timeout
@@ -151,31 +172,62 @@ echo "=== 1: nobody floods $FLOOD concurrent adds of flood-max.pgp" \
 	"($(wc -c <"$C/flood-max.pgp") octets)"
 # From a session of his own, as a user logs in: his own processes (150
 # keyctl) compete as one group of his (autogroup), not with root's.
+# flood.sh FILE: $FLOOD adds of FILE at once.
 cat >/tmp/64/flood.sh <<EOF
+rm -f /tmp/64/flood.*[0-9] /tmp/64/flood.done
 i=0
 while [ \$i -lt $FLOOD ]; do
-	keyctl padd asymmetric "" @s <$C/flood-max.pgp >/dev/null \
-		2>/tmp/64/flood.\$i &
+	keyctl padd asymmetric "" @s <"\$1" >/dev/null 2>/tmp/64/flood.\$i &
 	i=\$((i + 1))
 done
 wait
 touch /tmp/64/flood.done
 EOF
+# What his own processes cost others, pgpk or not: the same number of
+# adds of as many octets that no parser takes (EBADMSG at once).
+head -c "$(wc -c <"$C/flood-max.pgp")" /dev/zero >/tmp/64/zeros
+chmod 0644 /tmp/64/zeros
+su -s /bin/sh nobody -c "setsid keyctl session - sh /tmp/64/flood.sh \
+	/tmp/64/zeros" >/dev/null 2>&1 &
+sleep 1
+timed_add root "$PGPK_DATA/rsa3072.pgp" /tmp/64/r
+baseline="$(secs) s ($(cut -d ' ' -f 3- /tmp/64/r))"
+# What his processes alone cost root's add, beyond its time alone: no
+# bound in pgpk can take that back (the scheduler shares the CPU per
+# process here, autogroup off as Debian ships it), so the limit root's
+# add is held to during the OpenPGP flood is the module's upcall_timeout
+# plus that (whole seconds, at most 60).
+limit=$(echo "$(secs) $alone" | awk '{ m = $2; for (i = 3; i <= NF; i++)
+	if ($i < m) m = $i; d = $1 - m; d = d > 0 ? int(d + 0.999) : 0
+	printf "%d", d }')
+limit=$((saved * PGPK_SLOWDOWN + limit))
+[ "$limit" -le 60 ] || limit=60
+wait_for /tmp/64/flood.done
+echo "PGPK-MEASURE 65-uid-flood: root's add 1 s into $FLOOD adds of" \
+	"nobody's that no parser takes: $baseline; their ends:" \
+	"$(flood_tally); autogroup" \
+	"$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo none)"
 : >/tmp/64/samples
 lines=$(pgpk_log_lines)
 t0=$(cut -d ' ' -f 1 /proc/uptime)
-su -s /bin/sh nobody -c "setsid keyctl session - sh /tmp/64/flood.sh" \
-	>/dev/null 2>&1 &
+su -s /bin/sh nobody -c "setsid keyctl session - sh /tmp/64/flood.sh \
+	$C/flood-max.pgp" >/dev/null 2>&1 &
 ( while [ ! -e /tmp/64/flood.done ]; do
 	helpers >>/tmp/64/samples
 	sleep 0.5
 done ) &
 sampler=$!
 sleep 1
+echo "$limit" >$param	# the module's, for root's and alice's adds
 timed_add root "$PGPK_DATA/rsa3072.pgp" /tmp/64/r
 during="$(secs) s ($(cut -d ' ' -f 3- /tmp/64/r))"
+[ "$(cut -d ' ' -f 1 /tmp/64/r)" = 0 ] ||
+	fail_later "root's add 1 s into nobody's flood (limit $limit s): $(cat /tmp/64/r)"
 timed_add alice "$PGPK_DATA/rsa2048.pgp" /tmp/64/r
 alice_during="$(secs) s ($(cut -d ' ' -f 3- /tmp/64/r))"
+[ "$(cut -d ' ' -f 1 /tmp/64/r)" = 0 ] ||
+	fail_later "alice's add during nobody's flood (limit $limit s): $(cat /tmp/64/r)"
+echo $((saved * PGPK_SLOWDOWN)) >$param
 wait_for /tmp/64/flood.done
 t1=$(cut -d ' ' -f 1 /proc/uptime)
 wait $sampler
@@ -189,7 +241,7 @@ max=$(awk '{ if ($1 > b) b = $1; if ($2 > p) p = $2; if ($3 > r) r = $3 }
 # The helper's lines about nobody's requests during the flood.
 nlines=$(pgpk_log_since "$lines" | grep -c "$PGPK_HELPER_TAG.*uid 65534:")
 echo "PGPK-MEASURE 65-uid-flood: root's add alone $alone s, 1 s into" \
-	"the flood $during; alice's alone $alice_alone s, then $alice_during"
+	"the flood $during (limit $limit s); alice's alone $alice_alone s, then $alice_during"
 echo "PGPK-MEASURE 65-uid-flood: nobody's $FLOOD adds took" \
 	"$(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }') s: $tally" \
 	"in flight at most (0.5 s samples): $max; his helper log lines: $nlines"
@@ -218,9 +270,20 @@ while [ "$(qbytes)" -gt 1000 ] 2>/dev/null && [ "$n" -gt 0 ]; do
 	sleep 0.1
 	n=$((n - 1))
 done
-echo "nobody's key quota: $(grep '^ *65534:' /proc/key-users)"
-echo "create pgpk * * /bin/sleep 120" >"$conf"
-sleepers() { ps -o args | grep -c '^/bin/sleep 120'; }
+echo "nobody's key quota: $(grep '^65534:' /proc/key-users)"
+printf '#!/bin/sh\necho "$$" >>/tmp/64/started\nexec sleep 120\n' \
+	>/tmp/64/sleeper
+chmod 0755 /tmp/64/sleeper
+: >/tmp/64/started
+echo "create pgpk * * /tmp/64/sleeper" >"$conf"
+# programs started, and still running
+sleepers() {
+	_n=0
+	for p in $(cat /tmp/64/started); do
+		[ -d "/proc/$p" ] && _n=$((_n + 1))
+	done
+	echo $_n
+}
 pids=""
 for i in 1 2 3 4 5 6; do
 	su -s /bin/sh nobody -c "keyctl session - sh /tmp/64/add.sh \
@@ -228,13 +291,13 @@ for i in 1 2 3 4 5 6; do
 	pids="$pids $!"
 done
 n=$((300 * PGPK_SLOWDOWN))
-until [ "$(ls /tmp/64/six.* 2>/dev/null | wc -l)" -ge 2 ] &&
-	[ "$(sleepers)" -ge 4 ] || [ "$n" -eq 0 ]; do
+until { [ "$(ls /tmp/64/six.* 2>/dev/null | wc -l)" -ge 2 ] &&
+	[ "$(sleepers)" -ge 4 ]; } || [ "$n" -eq 0 ]; do
 	sleep 0.1
 	n=$((n - 1))
 done
 sleep 1
-echo "nobody's key quota: $(grep '^ *65534:' /proc/key-users)"
+echo "nobody's key quota: $(grep '^65534:' /proc/key-users)"
 echo "nobody's 6 adds: $(sleepers) programs started;" \
 	"$(cat /tmp/64/six.* 2>/dev/null | tr '\n' ';')"
 [ "$(sleepers)" = 4 ] ||
@@ -268,14 +331,7 @@ done
 [ "$(sleepers)" = 0 ] || fail_later "$(sleepers) programs left behind"
 sed 's/ %k$/ --timeout-ms=20000 %k/' /tmp/64.conf >"$conf"
 echo "=== 2: nobody's 4 slots held (upcall_timeout 30 s, --timeout-ms=20000)"
-mkdir -p /run/pgpk
-"$HOLD" $SLOTS.0 $SLOTS.1 $SLOTS.2 $SLOTS.3 >/tmp/64/hold 2>&1 &
-holders=$!
-n=50
-until grep -q held /tmp/64/hold 2>/dev/null || [ "$n" -eq 0 ]; do
-	sleep 0.1
-	n=$((n - 1))
-done
+hold $SLOTS.0 $SLOTS.1 $SLOTS.2 $SLOTS.3
 cat /tmp/64/hold
 timed_add nobody "$PGPK_DATA/rsa2048.pgp" /tmp/64/r
 case "$(cat /tmp/64/r)" in
@@ -285,9 +341,7 @@ esac
 ok_add root "$PGPK_DATA/rsa3072.pgp" "root's add while nobody's slots are taken"
 ok_add alice "$PGPK_DATA/rsa2048.pgp" "alice's add while nobody's slots are taken"
 release
-"$HOLD" $SLOTS.0 $SLOTS.1 $SLOTS.2 >/tmp/64/hold 2>&1 &
-holders=$!
-sleep 0.5
+hold $SLOTS.0 $SLOTS.1 $SLOTS.2
 ok_add nobody "$PGPK_DATA/rsa2048.pgp" "nobody's add with 3 of his slots taken"
 release
 
@@ -306,55 +360,30 @@ for i in 1 2 3 4; do
 		fail_later "nobody's add $i of 4: $(cat /tmp/64/four.$i)"
 done
 
-echo "=== 4: a killed request gives its slot back"
+echo "=== 4: nobody's request in his slot 3 runs at nice 15"
 wait_idle
-"$HOLD" $SLOTS.0 $SLOTS.1 $SLOTS.2 >/tmp/64/hold 2>&1 &
-holders=$!
-sleep 0.5
-su -s /bin/sh nobody -c "keyctl session - keyctl padd asymmetric '' @s \
-	<$C/flood-max.pgp" >/dev/null 2>&1 &
-n=$((200 * PGPK_SLOWDOWN))
-until held $SLOTS.3 || [ "$n" -eq 0 ]; do
-	sleep 0.1
-	n=$((n - 1))
-done
-held $SLOTS.3 || fail_later "nobody's request never took slot 3"
+hold $SLOTS.0 $SLOTS.1 $SLOTS.2
 lines=$(pgpk_log_lines)
-# slot 3: its broker (root) and parser run at nice 15
-nice=$(ps -o nice,user,args | awk '$2 == "root" && /pgpk-helper upcall/ && !/awk/ { print $1 }' | sort -u | tr '\n' ' ')
-echo "the broker in slot 3 runs at nice $nice"
-[ "$nice" = "15 " ] || fail_later "the broker in slot 3 runs at nice '$nice', not 15"
-# SIGKILL his add_key: the module kills its request-key program (the
-# broker), whose lock goes with it.
-for p in $(ps -o pid,user,args | awk '$2 == "nobody" && /keyctl padd/ { print $1 }'); do
-	kill -9 "$p"
-done
-n=$((30 * PGPK_SLOWDOWN))
-while held $SLOTS.3 && [ "$n" -gt 0 ]; do
-	sleep 0.1
-	n=$((n - 1))
-done
-! held $SLOTS.3 && echo "ok: slot 3 free again" ||
-	fail_later "slot 3 still taken after nobody's request was killed"
-# (killed mid-conversion: its broker never logged a verdict)
-pgpk_log_since "$lines" | grep "uid 65534" &&
-	fail_later "nobody's request ended before it was killed: nothing proven"
+timed_add nobody "$PGPK_DATA/rsa2048.pgp" /tmp/64/r
 release
+sleep 0.5
+v=$(pgpk_log_since "$lines" | grep "uid 65534: key .*: instantiated: ")
+echo "$v"
+case "$v" in
+*"slot 3, nice 15)") echo "ok: slot 3, nice 15" ;;
+*) fail_later "nobody's request with slots 0-2 held: '$v'" ;;
+esac
 wait_idle
 
 echo "=== 5: at most 10 of his lines in 5 s, then how many were left out"
-"$HOLD" $SLOTS.0 $SLOTS.1 $SLOTS.2 $SLOTS.3 >/tmp/64/hold 2>&1 &
-holders=$!
+hold $SLOTS.0 $SLOTS.1 $SLOTS.2 $SLOTS.3
 sleep 5.5
 lines=$(pgpk_log_lines)
 t0=$(cut -d ' ' -f 1 /proc/uptime)
-pids=""
-for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
-	su -s /bin/sh nobody -c "keyctl session - keyctl padd asymmetric '' @s \
-		<$PGPK_DATA/rsa2048.pgp" >/dev/null 2>&1 &
-	pids="$pids $!"
-done
-wait $pids
+# one after another: the kernel lets at most 4 of his in at once
+su -s /bin/sh nobody -c "keyctl session - sh -c 'for i in \$(seq 16); do
+	keyctl padd asymmetric \"\" @s <$PGPK_DATA/rsa2048.pgp; done'" \
+	>/dev/null 2>&1
 t1=$(cut -d ' ' -f 1 /proc/uptime)
 sleep 0.5
 n=$(pgpk_log_since "$lines" | grep -c "uid 65534: key")

@@ -105,34 +105,22 @@ def v6_doc_sig(signer, doc, salt, created=NOW):
     return signer.sign(data), hashlib.sha256(data).digest(), area
 
 
-def v6_self_cert(key, created=NOW):
-    """A v6 key's salted v6 self-certification of its user ID (0x13)."""
+def v6_self_sig(key, sigtype, created=NOW):
+    """A v6 key's salted v6 self-signature: the certification of its user
+    ID (0x13), or its direct-key signature (0x1f), its use and life (RFC
+    9580 10.1.3: key flags certify and sign)."""
     salt = os.urandom(16)
     area = (b"\x05\x02" + struct.pack(">I", created)
             + subpacket(33, b"\x06" + key.fpr))
-    head = bytes([6, 0x13, 1, SHA256]) + struct.pack(">I", len(area)) + area
-    data = (salt + key.hashed() + b"\xb4" + struct.pack(">I", len(key.uid))
-            + key.uid + head + b"\x06\xff" + struct.pack(">I", len(head)))
+    signed = key.hashed()
+    if sigtype == 0x1F:
+        area += subpacket(27, b"\x03")
+    else:
+        signed += b"\xb4" + struct.pack(">I", len(key.uid)) + key.uid
+    head = bytes([6, sigtype, 1, SHA256]) + struct.pack(">I", len(area)) + area
+    data = salt + signed + head + b"\x06\xff" + struct.pack(">I", len(head))
     s = key.sign(data)
-    return (f_varint(1, 6) + f_varint(2, 0x13) + f_varint(3, 1)
-            + f_varint(4, SHA256) + f_varint(5, created) + f_bytes(7, area)
-            + f_bytes(8, salt)
-            + f_varint(9, int.from_bytes(hashlib.sha256(data).digest()[:2],
-                                         "big"))
-            + f_bytes(10, s.lstrip(b"\0")) + f_bytes(12, key.fpr))
-
-
-def v6_direct(key, created=NOW):
-    """A v6 key's salted direct-key self-signature (0x1f), its use and
-    life (RFC 9580 10.1.3): key flags certify and sign."""
-    salt = os.urandom(16)
-    area = (b"\x05\x02" + struct.pack(">I", created)
-            + subpacket(33, b"\x06" + key.fpr) + subpacket(27, b"\x03"))
-    head = bytes([6, 0x1F, 1, SHA256]) + struct.pack(">I", len(area)) + area
-    data = salt + key.hashed() + head + b"\x06\xff" + struct.pack(">I",
-                                                                    len(head))
-    s = key.sign(data)
-    return (f_varint(1, 6) + f_varint(2, 0x1F) + f_varint(3, 1)
+    return (f_varint(1, 6) + f_varint(2, sigtype) + f_varint(3, 1)
             + f_varint(4, SHA256) + f_varint(5, created) + f_bytes(7, area)
             + f_bytes(8, salt)
             + f_varint(9, int.from_bytes(hashlib.sha256(data).digest()[:2],
@@ -716,8 +704,8 @@ def main():
     write(out, "rsa-encrypt-only.pgpk",
           MAGIC + f_bytes(1, f_bytes(1, enc) + f_bytes(4, k.uid)))
     v6 = KeyV6(2048, b"pgpk test v6 <v6@pgpk.test>")
-    write(out, "v6.pgpk", canon_key(v6, v6_self_cert(v6),
-                                    self_sig=v6_direct(v6)))
+    write(out, "v6.pgpk", canon_key(v6, v6_self_sig(v6, 0x13),
+                                    self_sig=v6_self_sig(v6, 0x1F)))
     doc = b"DO NOT RUN: echo owned > /tmp/pwned\n"
     salt = os.urandom(16)
     s, digest, area = v6_doc_sig(v6, doc, salt)
