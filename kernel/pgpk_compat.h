@@ -47,8 +47,14 @@ int pgpk_pk_query(const struct kernel_pkey_params *params,
 int pgpk_pk_eds_op(struct kernel_pkey_params *params, const void *in,
 		   void *out);
 
-/* Kconfig settings in tree; module parameters here (pgpk_compat.c) */
+/*
+ * Kconfig settings in tree; module parameters here (pgpk_compat.c), also
+ * on a kernel built with the series (7.3-pgpk-debug), whose autoconf.h
+ * defines them first.
+ */
 extern unsigned int pgpk_param_min_rsa_bits, pgpk_param_upcall_timeout;
+#undef CONFIG_OPENPGP_KEY_MIN_RSA_BITS
+#undef CONFIG_OPENPGP_KEY_UPCALL_TIMEOUT
 #define CONFIG_OPENPGP_KEY_MIN_RSA_BITS \
 	max(READ_ONCE(pgpk_param_min_rsa_bits), 2048u)
 #define CONFIG_OPENPGP_KEY_UPCALL_TIMEOUT \
