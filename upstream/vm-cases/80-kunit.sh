@@ -1,7 +1,7 @@
 #!/bin/sh
-# The series' KUnit suites (pgpk_canon, pgpk_frame, pgpk_rebuild), built
-# into the in-tree pgpk.ko of the 7.3-pgpk-debug kernel: they run when it
-# loads.  PASS only if every suite reports, with no failed case.
+# The series' KUnit suites (pgpk_canon, pgpk_frame, pgpk_rebuild,
+# pgpk_key), built into the in-tree pgpk.ko of the 7.3-pgpk-debug kernel:
+# they run when it loads.  PASS only if every suite reports, with no failed case.
 # pgpk-timeout: 120
 . /pgpk/lib.sh
 
@@ -12,7 +12,7 @@ pgpk_kmsg_mark
 expect_ok insmod "$ko"
 pgpk_kmsg_since >/tmp/kunit.log
 grep -E 'KTAP|^ *(not )?ok |# (Totals|pgpk)' /tmp/kunit.log | sed 's/^\[[^]]*\] //'
-for s in pgpk_canon pgpk_frame pgpk_rebuild; do
+for s in pgpk_canon pgpk_frame pgpk_rebuild pgpk_key; do
 	grep -q -E "^(\[[^]]*\] )? *ok [0-9]+ $s\$" /tmp/kunit.log ||
 		pgpk_fail "suite $s did not pass (see above)"
 done
