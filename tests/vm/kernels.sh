@@ -297,8 +297,8 @@ _pk_debug73_dir() {
 _pk_debug73_use() {
 	local c
 	c=$(_pk_debug73_dir) || {
-		_pk_log "7.3-pgpk-debug is not built: upstream/make-series.sh" \
-			"--draft, then upstream/build-debug.sh"
+		_pk_log "7.3-pgpk-debug is not built: upstream/make-series.sh," \
+			"then upstream/build-debug.sh"
 		return 1
 	}
 	K_VER=$(cat "$c/version")
