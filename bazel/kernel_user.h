@@ -3,8 +3,9 @@
  * User-space stand-ins for the kernel definitions that kernel/pgpk_canon.c,
  * pgpk_frame.c and pgpk_rebuild.c use, so that the broker, the tests and
  * the fuzzers run the module's very code.  kernel/pgpk_canon.h includes
- * this outside the kernel; the <linux/...> headers those files include
- * exist in user space too (the UAPI ones), mostly empty.
+ * <linux/types.h>, which is bazel/shim/linux/types.h outside the kernel:
+ * the system's header, then this one; the other <linux/...> headers those
+ * files include exist in user space too (the UAPI ones), mostly empty.
  */
 #ifndef PGPK_KERNEL_USER_H
 #define PGPK_KERNEL_USER_H

@@ -52,7 +52,7 @@ functions() {
 	sed -n -E 's/^(static )?[a-z][a-z0-9_ ]*[ *]+([a-z_][a-z0-9_]*)\(.*/\2/p' "$1"
 }
 
-rest=$(ls pgpk*.c pgpk*.h | grep -v "\.mod\.c$" |
+rest=$(ls pgpk*.c pgpk*.h | grep -v -e "\.mod\.c$" -e "^pgpk_compat\." |
 	grep -v -x -F "$(echo "$UNTRUSTED" | tr ' ' '\n')")
 untrusted=$(code $UNTRUSTED)
 all=$(code $UNTRUSTED $rest)

@@ -7,15 +7,30 @@
  * pgpk_rebuild.c  key packet and trailer octets (shared with user space)
  * pgpk_sig.c      digests; the subtype: what a pgpk key verifies;
  *                 key type "pgpk_test"
- * pgpk_key.c      asymmetric key parser "pgpk" and its upcall (key type
- *                 "pgpk"); keyring ".pgpk"; init and exit
+ * pgpk_upcall.c   the upcall (key type "pgpk"): OpenPGP octets converted
+ *                 by the helper, and bound to them (CONFIG_OPENPGP_KEY_UPCALL)
+ * pgpk_key.c      asymmetric key parser "pgpk"; keyring ".pgpk"; init
+ *                 and exit
+ *
+ * What they take from the asymmetric key core and from Kconfig is named
+ * in pgpk_core.h (out of tree: pgpk_compat.h, which Kbuild force-includes).
  */
 #ifndef _PGPK_H
 #define _PGPK_H
 
+#include <linux/cred.h>
+#include <linux/key-type.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <crypto/hash.h>
 #include <crypto/hash_info.h>
 #include <crypto/public_key.h>
+#include <keys/asymmetric-parser.h>
+#include <keys/asymmetric-subtype.h>
+#include <keys/user-type.h>
 #include "pgpk_canon.h"
+#include "pgpk_core.h"
 
 #define PGPK_KEYID_LEN		8
 #define PGPK_FPR_MAX		32	/* v6 fingerprint: SHA-256 */
@@ -32,10 +47,12 @@
 	({ pr_warn_ratelimited(fmt "\n", ##__VA_ARGS__); err; })
 
 /*
- * A pgpk key's payload[asym_crypto]: its public_key first, so that
- * public_key_free() frees the whole, and what the subtype checks a
- * signature's time and use against, read from the self-signatures the
- * kernel verified (pgpk_key.c), but for the one hint (../SECURITY.md).
+ * A pgpk key's payload[asym_crypto]: its public_key first (public_key's
+ * describe, query and eds_op, and restrict.c, read payload[asym_crypto]
+ * as one), and what the subtype checks a signature's time and use
+ * against, read from the self-signatures the kernel verified
+ * (pgpk_key.c), but for the one hint (../SECURITY.md).  Freed by the
+ * subtype's destroy, pgpk_subtype_destroy().
  */
 struct pgpk_public_key {
 	struct public_key pub;
@@ -47,15 +64,17 @@ struct pgpk_public_key {
 };
 
 /*
- * A signature whose hashed octets pgpk framed (pgpk_sig_digest()): its
- * public_key_signature first, so that public_key_signature_free() frees
- * the whole; its encoding points at pgpk_sig_encoding.
+ * A signature whose hashed octets pgpk framed (pgpk_sig_digest(), its
+ * protocol OpenPGP: pgpk_sig_is_openpgp()), with its digest and its RSA
+ * value; freed by pgpk_subtype_destroy(NULL, &info->pks).
  */
 struct pgpk_sig_info {
 	struct public_key_signature pks;
 	struct pgpk_hashed h;	/* what its hashed area says; no fpr */
 	u64 expires;		/* 0, or its creation + h.expires */
 	u8 type;
+	u8 digest[HASH_MAX_DIGESTSIZE];
+	u8 s[];			/* the RSA value, pks.s */
 };
 
 /* A decoded canonical blob; @key, if any, holds the octets decoded. */
@@ -82,10 +101,16 @@ int pgpk_ids(struct asymmetric_key_id **ids, const u8 *fpr, u32 fpr_len,
 	     const u8 *keyid);
 struct pgpk_sig_info *pgpk_sig_digest(const struct pgpk_sig *sig,
 				      const struct pgpk_signed *what);
+void pgpk_subtype_destroy(void *crypto, void *auth);
 int pgpk_rsa_verify(const struct public_key *pub, u32 size,
 		    const struct public_key_signature *sig);
 int pgpk_sig_init(void);
 void pgpk_sig_exit(void);
+
+/* pgpk_upcall.c */
+extern struct key_type pgpk_key_type_upcall;
+struct pgpk_answer *pgpk_upcall(const u8 *data, size_t len);
+int pgpk_bind(const u8 *data, size_t len, const struct pgpk_key *k);
 
 /* pgpk_key.c */
 extern struct key *pgpk_trusted_keys;

@@ -2,9 +2,9 @@
 /*
  * The interface of the module's untrusted-byte code: the strict canonical
  * decoder (pgpk_canon.c) and the framing walks and comparisons over
- * OpenPGP octets (pgpk_frame.c).  Both compile unchanged
- * in user space (bazel/kernel_user.h), where the broker, the tests and
- * the fuzzers (tests/fuzz/) use the very same code.
+ * OpenPGP octets (pgpk_frame.c).  Both compile unchanged in user space
+ * (bazel/shim/linux/types.h), where the broker, the tests and the fuzzers
+ * (tests/fuzz/) use the very same code.
  *
  * With them, what both sides compute from decoded fields: the octets a
  * key packet, a user ID and a signature trailer are hashed as
@@ -13,43 +13,21 @@
  * The decoder's schema is proto/pgpk.proto; its rules are listed at the
  * top of that file.  The decoder copies nothing: every pgpk_bytes points
  * into the buffer decoded, which must outlive the result.  Bit n of a
- * decoded message's .present is its field n (proto/pgpk_fields.h names
- * them all for user space).
+ * decoded message's .present is its field n, as the UAPI header
+ * <linux/pgpk.h> (uapi/linux/pgpk.h here) numbers them.
  */
 #ifndef _PGPK_CANON_H
 #define _PGPK_CANON_H
 
 #include <linux/types.h>
-#ifndef __KERNEL__
-#include "../bazel/kernel_user.h"	/* u8, u32, u64, bool, size_t */
-#endif
+#include <linux/pgpk.h>	/* the format: magic, bounds, field numbers */
 
-#define PGPK_MAGIC		"\x7fPGK\x01"
-#define PGPK_MAGIC_LEN		5
-#define PGPK_MAX_BLOB		(1024 * 1024 - 1)
-#define PGPK_MAX_MPI		1024	/* octets: 8192-bit RSA */
-#define PGPK_MAX_EXPONENT	8	/* octets: RSA e < 2^64 */
-#define PGPK_MAX_USER_ID	4096
-#define PGPK_MAX_HASHED_AREA	65535
-#define PGPK_MAX_CONTENT	(1024 * 1024 - 65536)
-/* Signatures of one document: Canonical.signature + more_signatures. */
-#define PGPK_MAX_SIGNATURES	16
 /*
  * Seconds a signature's creation time may lie ahead of the clock before
  * it is refused as made in the future: the kernel and the helper's policy
  * (PGPK_POLICY_CLOCK_SKEW) apply the same rule.
  */
 #define PGPK_CLOCK_SKEW		300
-
-/* The field numbers the kernel tests for presence. */
-#define PGPK_SIG_SALT		8
-#define PGPK_KEY_PRIMARY	8
-#define PGPK_KEY_SOFT_REVOKED	13
-#define PGPK_KEY_SELF_SIGNATURE	14
-#define PGPK_KEY_FIRST_BINDING	15
-#define PGPK_CANON_KEY		1
-#define PGPK_CANON_SIGNATURE	2
-#define PGPK_CANON_CONTENT	3
 
 #define PGPK_HAS(msg, field)	(!!((msg)->present & (1u << (field))))
 

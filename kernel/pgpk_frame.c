@@ -76,6 +76,8 @@ static bool pgpk_header(const u8 *p, size_t left, u8 *tag, u32 *n, u32 *hlen)
  * The packets of @buf are walked from its first octet, so the body must
  * be a whole top-level packet: octets that merely look like one inside
  * another packet (a notation of a flooded certification) do not count.
+ *
+ * Return: whether it is there.
  */
 bool pgpk_packet_at(const u8 *buf, size_t len, u32 offset, u8 tag,
 		    const u8 *body, size_t body_len)

@@ -2,252 +2,26 @@
 /*
  * pgpk: OpenPGP keys and signatures for the kernel keyrings, without an
  * OpenPGP parser in the kernel.  This file: the asymmetric key parser
- * "pgpk", its upcall, the trusted keyring ".pgpk", init and exit.
+ * "pgpk", the trusted keyring ".pgpk", init and exit.
  *
  *   canonical blob -> strict decode                   -> load
  *   OpenPGP bytes  -> upcall -> strict decode -> bind -> load
- *   ASCII armor    -> upcall -> the helper's -EBADMSG ("use gpg --dearmor
- *                               or pgpk-helper import", in its log)
- *
- * The upcall (key type "pgpk", /sbin/request-key, pgpk-helper) is
- *
- *  - private by construction (trust rule 7): every request has a
- *    description of its own ("key:<128 random bits>"), is made with
- *    credentials whose thread keyring is a new keyring of its own (where
- *    the answer is linked, and /sbin/request-key's session keyring), and
- *    carries the module's mark (request_key()'s aux).  No other request
- *    can join it, no key a user holds can answer it, its answer serves no
- *    one else.  Nothing is cached, as the X.509 parser caches nothing.
- *  - bounded (trust rule 8): add_key() runs the parser holding
- *    key_types_sem and the asymmetric parsers' rwsem for reading; a writer
- *    queued behind them (a key type or parser registration) would block
- *    every keyring operation on the system.  So the key type constructs
- *    its keys itself (its request_key op): /sbin/request-key is started as
- *    the kernel's upcall starts it, but the requester waits for the
- *    answer, not the program, at most upcall_timeout seconds, killably.
- *
- * Binding (trust rule 2): an answer describes the submitted bytes.  It is
- * the certificate's primary key, whose packet (and user ID) the kernel
- * rebuilds must be a whole top-level packet at the offset the helper
- * named; the certification's RSA value must be at its own offset.
- * Subkeys come as canonical blobs (pgpk-helper import, pgpk-helper key).
+ *                     (pgpk_upcall.c, CONFIG_OPENPGP_KEY_UPCALL; without
+ *                     it OpenPGP octets are not this parser's: -EBADMSG)
  *
  * Loading: the RSA key in the DER form the kernel's RSA takes, which
  * judges it; fingerprint and key ID computed here; the policy floor
- * (trust rule 5: at least min_rsa_bits, for a subkey's primary too; no
- * later expiry than OpenPGP can say); asym_auth, Key.certification's
- * digest, which restrict.c verifies with the trusted key (the helper, or
- * whoever made a canonical blob, chose it: a wrong choice is refused
- * there); the IMA mark, confirmed here.
+ * (trust rule 5: at least CONFIG_OPENPGP_KEY_MIN_RSA_BITS, for a
+ * subkey's primary too; no later expiry than OpenPGP can say); the
+ * self-signatures, verified here, say the key's use and life;
+ * asym_auth, Key.certification's digest, which restrict.c verifies with
+ * the trusted key (the helper, or whoever made a canonical blob, chose
+ * it: a wrong choice is refused there).
  */
 #define pr_fmt(fmt) "pgpk: " fmt
 
-#include <linux/cred.h>
-#include <linux/key-type.h>
-#include <linux/module.h>
-#include <linux/pid.h>
-#include <linux/random.h>
-#include <linux/slab.h>
-#include <linux/timekeeping.h>
-#include <linux/umh.h>
-#include <linux/wait_bit.h>
 #include <crypto/akcipher.h>
-#include <crypto/hash.h>
-#include <keys/asymmetric-parser.h>
-#include <keys/asymmetric-subtype.h>
-#include <keys/request_key_auth-type.h>
-#include <keys/user-type.h>
 #include "pgpk.h"
-
-static unsigned int pgpk_min_rsa_bits = 2048;
-module_param_named(min_rsa_bits, pgpk_min_rsa_bits, uint, 0644);
-MODULE_PARM_DESC(min_rsa_bits, "Smallest RSA modulus in bits (2048 at least)");
-
-static unsigned int pgpk_upcall_timeout = 5;
-module_param_named(upcall_timeout, pgpk_upcall_timeout, uint, 0644);
-MODULE_PARM_DESC(upcall_timeout, "Seconds add_key waits for pgpk-helper (1-60)");
-
-/* request_key()'s aux: the request is the module's own. */
-static int pgpk_upcall_cookie;
-
-/*
- * The answer is not charged to the requester's quota: like add_key()'s
- * own copy of its payload, it lives for the one add_key() that asked.
- */
-static int pgpk_upcall_preparse(struct key_preparsed_payload *prep)
-{
-	int ret = user_preparse(prep);
-
-	prep->quotalen = 0;
-	return ret;
-}
-
-/* Only the helper answers, through request_key(); add_key() may not. */
-static int pgpk_upcall_instantiate(struct key *key,
-				   struct key_preparsed_payload *prep)
-{
-	if (!test_bit(KEY_FLAG_USER_CONSTRUCT, &key->flags))
-		return -EPERM;
-	return generic_key_instantiate(key, prep);
-}
-
-/* /sbin/request-key's start: the request's keyring in, its pid out. */
-struct pgpk_umh {
-	struct key *ring;
-	struct pid *pid;
-};
-
-static int pgpk_umh_init(struct subprocess_info *info, struct cred *cred)
-{
-	struct pgpk_umh *umh = info->data;
-
-	key_put(cred->session_keyring);
-	cred->session_keyring = key_get(umh->ring);
-	umh->pid = get_pid(task_pid(current));
-	return 0;
-}
-
-/*
- * The key type's request_key op: "/sbin/request-key create <key> <uid>
- * <gid> <thread, process and session keyrings>", as call_sbin_request_key()
- * (security/keys/request_key.c) runs it, with the request's own keyring as
- * its session keyring, holding the authorisation key; only its exec is
- * waited for, then at most upcall_timeout seconds for the answer.  A
- * program still running when the request fails (no answer in time, the
- * requester killed) is killed: nothing of a request outlives it.
- */
-static int pgpk_upcall_actor(struct key *authkey, void *aux)
-{
-	char arg[10][36] = { "/sbin/request-key", "create", [8] = "HOME=/",
-			     "PATH=/sbin:/bin:/usr/sbin:/usr/bin" };
-	unsigned int secs = clamp_val(READ_ONCE(pgpk_upcall_timeout), 1, 60);
-	struct key *key = get_request_key_auth(authkey)->target_key;
-	char *argv[9] = { arg[0], arg[1], arg[2], arg[3], arg[4], arg[5],
-			  arg[6], arg[7] }, *envp[3] = { arg[8], arg[9] };
-	const struct cred *cred = current_cred();
-	struct pgpk_umh umh = { cred->thread_keyring };
-	struct subprocess_info *info;
-	int ret = -EPERM;
-
-	if (aux == &pgpk_upcall_cookie)	/* only the module asks */
-		ret = key_link(umh.ring, authkey);
-	sprintf(arg[2], "%d", key_serial(key));
-	sprintf(arg[3], "%d", from_kuid(&init_user_ns, cred->fsuid));
-	sprintf(arg[4], "%d", from_kgid(&init_user_ns, cred->fsgid));
-	sprintf(arg[5], "%d", key_serial(umh.ring));
-	sprintf(arg[6], "%d", key_serial(cred->process_keyring));
-	sprintf(arg[7], "%d", key_serial(cred->session_keyring));
-	/* pgpk_umh_init() runs before the exec this waits for: @umh lives */
-	info = ret ? NULL : call_usermodehelper_setup(argv[0], argv, envp,
-						      GFP_KERNEL, pgpk_umh_init,
-						      NULL, &umh);
-	if (info)
-		ret = call_usermodehelper_exec(info, UMH_WAIT_EXEC);
-	else if (!ret)
-		ret = -ENOMEM;
-	ret = ret ?: wait_on_bit_timeout(&key->flags, KEY_FLAG_USER_CONSTRUCT,
-					 TASK_KILLABLE, secs * HZ);
-	if (ret == -EAGAIN)
-		ret = pgpk_refuse(-ETIMEDOUT, "key %x: no answer from pgpk-helper in %u s",
-				  key_serial(key), secs);
-	if (ret && umh.pid)
-		kill_pid(umh.pid, SIGKILL, 1);
-	put_pid(umh.pid);
-	if (ret)
-		key_reject_and_link(key, 0, -ret, NULL, authkey);
-	return ret;
-}
-
-/*
- * A request in flight holds 4 KiB of its requester's key quota
- * (key_alloc() charges def_datalen until the answer, which is charged
- * nothing): with the default 20,000-octet quota (keys/maxbytes), a user
- * has at most 4 in flight, and one more is refused, EDQUOT, before
- * anything is started (trust rule 7).
- */
-static struct key_type pgpk_key_type_upcall = {
-	.name		= "pgpk",
-	.def_datalen	= 4096,
-	.flags		= KEY_TYPE_INSTANT_REAP,
-	.preparse	= pgpk_upcall_preparse,
-	.free_preparse	= user_free_preparse,
-	.instantiate	= pgpk_upcall_instantiate,
-	.destroy	= user_destroy,
-	.request_key	= pgpk_upcall_actor,
-};
-
-/*
- * The helper's canonical form of OpenPGP bytes @data (the callout data):
- * the decoded answer, or the helper's rejection errno, -ETIMEDOUT,
- * -EBADMSG for an answer that is not canonical.
- */
-static struct pgpk_answer *pgpk_upcall(const u8 *data, size_t len)
-{
-	const struct user_key_payload *p;
-	char desc[sizeof("key:") + 32];
-	struct key *ring, *key;
-	const struct cred *saved;
-	struct pgpk_answer *ans;
-	struct cred *cred;
-
-	snprintf(desc, sizeof(desc), "key:%016llx%016llx", get_random_u64(),
-		 get_random_u64());
-	cred = prepare_creds();
-	if (!cred)
-		return ERR_PTR(-ENOMEM);
-	ring = keyring_alloc(".pgpk_request", cred->fsuid, cred->fsgid, cred,
-			     KEY_POS_ALL, KEY_ALLOC_NOT_IN_QUOTA, NULL, NULL);
-	key = ERR_CAST(ring);
-	if (!IS_ERR(ring)) {
-		key_put(cred->thread_keyring);
-		cred->thread_keyring = ring;
-		cred->jit_keyring = KEY_REQKEY_DEFL_THREAD_KEYRING;
-		saved = override_creds(cred);
-		key = request_key_with_auxdata(&pgpk_key_type_upcall, desc,
-					       NULL, data, len,
-					       &pgpk_upcall_cookie);
-		revert_creds(saved);
-	}
-	put_cred(cred);
-	if (IS_ERR(key))
-		return ERR_PTR(pgpk_refuse(PTR_ERR(key), "upcall %s refused: %ld",
-					   desc, PTR_ERR(key)));
-	p = key->payload.data[0];
-	ans = pgpk_decode(p->data, p->datalen, "helper answer");
-	if (IS_ERR(ans))
-		key_put(key);
-	else
-		ans->key = key;
-	return ans;
-}
-
-static int pgpk_bind(const u8 *data, size_t len, const struct pgpk_key *k)
-{
-	const struct pgpk_sig *sig[2] = { &k->certification, &k->self_signature };
-	const char *what = k->subkey ? "primary key (a subkey was answered)" :
-			   NULL;
-	size_t n, body, i;
-	u8 *buf;
-
-	buf = pgpk_key_packet(&k->material, &n, &body);
-	if (!buf)
-		return -ENOMEM;
-	if (!what && !pgpk_packet_at(data, len, k->packet_offset,
-				     PGPK_TAG_PUBLIC_KEY, buf + body, n - body))
-		what = "key packet";
-	else if (!what && k->user_id.data &&
-		 !pgpk_packet_at(data, len, k->user_id_offset, PGPK_TAG_USER_ID,
-				 k->user_id.data, k->user_id.len))
-		what = "user ID packet";
-	for (i = 0; !what && i < 2; i++)
-		if (sig[i]->present &&
-		    !pgpk_bytes_at(data, len, sig[i]->rsa_s_offset,
-				   sig[i]->rsa_s.data, sig[i]->rsa_s.len))
-			what = "signature value";
-	kfree(buf);
-	return what ? pgpk_refuse(-EKEYREJECTED, "binding: %s not where the helper said",
-				  what) : 0;
-}
 
 /*
  * X.690 8.1.3, 8.3: a definite length; an INTEGER gets 0x00 first, which
@@ -389,7 +163,7 @@ static int pgpk_self_sigs(const struct pgpk_key *k, struct pgpk_public_key *pk,
 		pk->ima |= !ret && i == 1 && info->h.marked;
 		*named |= !ret && !i && info->type != PGPK_SIG_DIRECT_KEY;
 		if (!IS_ERR(info))
-			public_key_signature_free(&info->pks);
+			pgpk_subtype_destroy(NULL, &info->pks);
 	}
 	kfree(pri.key);
 	*expires = end == U64_MAX ? 0 : end;
@@ -407,7 +181,7 @@ static int pgpk_self_sigs(const struct pgpk_key *k, struct pgpk_public_key *pk,
 static int pgpk_key_load(struct key_preparsed_payload *prep,
 			 const struct pgpk_key *k)
 {
-	u32 min = max(READ_ONCE(pgpk_min_rsa_bits), 2048u), fpr_len;
+	u32 min = CONFIG_OPENPGP_KEY_MIN_RSA_BITS, fpr_len;
 	const struct pgpk_key_material *m = &k->material;
 	struct pgpk_sig_info *auth = NULL;
 	struct asymmetric_key_ids *kids;
@@ -435,7 +209,7 @@ static int pgpk_key_load(struct key_preparsed_payload *prep,
 				  PGPK_KEYID_LEN, keyid, min);
 	if (!ret && k->certification.present)
 		auth = pgpk_digest_of(k, &k->certification, k->subkey);
-	pk = ret || IS_ERR(auth) ? NULL : kzalloc(sizeof(*pk), GFP_KERNEL);
+	pk = ret || IS_ERR(auth) ? NULL : kzalloc_obj(*pk);
 	ret = ret ?: PTR_ERR_OR_ZERO(auth) ?: !pk ? -ENOMEM :
 	      pgpk_self_sigs(k, pk, &expires, &named);
 	if (!ret && expires && expires <= ktime_get_real_seconds())
@@ -446,7 +220,7 @@ static int pgpk_key_load(struct key_preparsed_payload *prep,
 	if (ret) {
 		kfree(pk);
 		if (!IS_ERR_OR_NULL(auth))
-			public_key_signature_free(&auth->pks);
+			pgpk_subtype_destroy(NULL, &auth->pks);
 		return ret;
 	}
 	prep->payload.data[asym_subtype] = &pgpk_key_subtype;
@@ -457,7 +231,16 @@ static int pgpk_key_load(struct key_preparsed_payload *prep,
 	pk->bound = max(pk->bound, m->created);
 	pk->soft_revoked = PGPK_HAS(k, PGPK_KEY_SOFT_REVOKED) ? k->soft_revoked :
 			   U32_MAX;
-	kids = kzalloc(sizeof(*kids), GFP_KERNEL);
+	/*
+	 * The verified key flags as X.509's usage, for restrict_link_by_ca()
+	 * and restrict_link_by_digsig(): certify is a CA's keyCertSign, sign
+	 * digitalSignature (RFC 9580 5.2.3.29).
+	 */
+	pgpk_set_eflags(&pk->pub, (pk->key_flags & PGPK_KEY_FLAG_CERTIFY ?
+			BIT(KEY_EFLAG_CA) | BIT(KEY_EFLAG_KEYCERTSIGN) : 0) |
+			(pk->key_flags & PGPK_KEY_FLAG_SIGN ?
+			 BIT(KEY_EFLAG_DIGITALSIG) : 0));
+	kids = kzalloc_obj(*kids);
 	prep->payload.data[asym_key_ids] = kids;
 	ret = pgpk_rsa_key(m, &pk->pub) ?: !kids ? -ENOMEM :
 	      pgpk_ids((struct asymmetric_key_id **)kids->id, fpr, fpr_len,
@@ -469,8 +252,7 @@ static int pgpk_key_load(struct key_preparsed_payload *prep,
 				  prep->description);
 		ret = prep->description ? 0 : -ENOMEM;
 	}
-	if (!ret && expires)
-		prep->expiry = expires;
+	prep->expiry = expires ?: TIME64_MAX;	/* 0: never */
 	prep->quotalen = 100;
 	return ret;
 }
@@ -485,8 +267,9 @@ static int pgpk_parse(struct key_preparsed_payload *prep)
 	case PGPK_FORM_CANONICAL:
 		ans = pgpk_decode(data, prep->datalen, "canonical key");
 		break;
-	case PGPK_FORM_OPENPGP:
-		ans = pgpk_upcall(data, prep->datalen);
+	case PGPK_FORM_OPENPGP:	/* converted by the helper, if built */
+		ans = IS_ENABLED(CONFIG_OPENPGP_KEY_UPCALL) ?
+		      pgpk_upcall(data, prep->datalen) : ERR_PTR(-EBADMSG);
 		break;
 	default:
 		return -EBADMSG;	/* another parser's format */
@@ -494,7 +277,7 @@ static int pgpk_parse(struct key_preparsed_payload *prep)
 	ret = PTR_ERR_OR_ZERO(ans);
 	if (!ret && !PGPK_HAS(&ans->canon, PGPK_CANON_KEY))
 		ret = pgpk_refuse(-EBADMSG, "a signature was given where a key was expected");
-	if (!ret && ans->key)
+	if (!ret && IS_ENABLED(CONFIG_OPENPGP_KEY_UPCALL) && ans->key)
 		ret = pgpk_bind(data, prep->datalen, &ans->canon.key);
 	if (!ret)
 		ret = pgpk_key_load(prep, &ans->canon.key);
@@ -535,13 +318,15 @@ static int __init pgpk_init(void)
 	ret = pgpk_sig_init();
 	if (ret)
 		goto error_put_trusted;
-	ret = register_key_type(&pgpk_key_type_upcall);
+	if (IS_ENABLED(CONFIG_OPENPGP_KEY_UPCALL))
+		ret = register_key_type(&pgpk_key_type_upcall);
 	if (ret)
 		goto error_sig;
 	ret = register_asymmetric_key_parser(&pgpk_key_parser);
 	if (!ret)
 		return 0;
-	unregister_key_type(&pgpk_key_type_upcall);
+	if (IS_ENABLED(CONFIG_OPENPGP_KEY_UPCALL))
+		unregister_key_type(&pgpk_key_type_upcall);
 error_sig:
 	pgpk_sig_exit();
 error_put_trusted:
@@ -552,7 +337,8 @@ error_put_trusted:
 static void __exit pgpk_exit(void)
 {
 	unregister_asymmetric_key_parser(&pgpk_key_parser);
-	unregister_key_type(&pgpk_key_type_upcall);
+	if (IS_ENABLED(CONFIG_OPENPGP_KEY_UPCALL))
+		unregister_key_type(&pgpk_key_type_upcall);
 	pgpk_sig_exit();
 	key_revoke(pgpk_trusted_keys);
 	key_put(pgpk_trusted_keys);

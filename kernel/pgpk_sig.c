@@ -14,10 +14,10 @@
  *    is PKCS#1 over H(D || trailer): the same value is an X.509
  *    certificate signature when D || trailer is a TBSCertificate, an IMA
  *    signature of the file D || trailer...  A pgpk key verifies only what
- *    pgpk framed (pgpk_sig_digest() points its encoding at
- *    pgpk_sig_encoding, which no other subtype knows); a key dedicated to
- *    IMA (pgpk_key.c) only raw PKCS#1 over SHA-256/384/512 naming no
- *    certificate (IMA, pkey_verify), and nothing pgpk framed.
+ *    pgpk framed (pgpk_sig_digest() sets its protocol, OpenPGP, which
+ *    no other subtype verifies); a key dedicated to IMA (pgpk_key.c)
+ *    only IMA's PKCS#1 over SHA-256/384/512 (and keyctl pkey_verify),
+ *    and nothing pgpk framed.
  *  - Authority (trust rule 10; RFC 9580 5.2.3.11, .18, .29, .31), for
  *    documents and certifications alike: the key is the one a hashed
  *    issuer fingerprint names; the signature is not expired, nor from the
@@ -32,19 +32,8 @@
  */
 #define pr_fmt(fmt) "pgpk: " fmt
 
-#include <linux/cred.h>
-#include <linux/module.h>
-#include <linux/slab.h>
-#include <linux/timekeeping.h>
-#include <crypto/hash.h>
-#include <crypto/hash_info.h>
-#include <keys/asymmetric-subtype.h>
 #include <keys/asymmetric-type.h>
-#include <keys/user-type.h>
 #include "pgpk.h"
-
-/* Compared by address: only this module can point a signature at it. */
-static const char pgpk_sig_encoding[] = "openpgp";
 
 /*
  * The hashes, allocated once by pgpk_sig_init(): allocating one may run
@@ -56,11 +45,28 @@ static const u8 pgpk_hashes[] = { HASH_ALGO_SHA1, HASH_ALGO_SHA224,
 	HASH_ALGO_SHA256, HASH_ALGO_SHA384, HASH_ALGO_SHA512 };
 struct crypto_shash *pgpk_tfm[HASH_ALGO__LAST];	/* NULL: not in this kernel */
 
-struct asymmetric_key_subtype pgpk_key_subtype;
+/*
+ * The subtype's destroy: a key's payload (@crypto, a pgpk_public_key) and
+ * a signature pgpk framed (@auth, the pks of a pgpk_sig_info), if not NULL.
+ */
+void pgpk_subtype_destroy(void *crypto, void *auth)
+{
+	struct pgpk_public_key *pk = crypto;
+	struct pgpk_sig_info *info;
+
+	kfree(pk ? pk->pub.key : NULL);
+	kfree(pk);
+	if (!auth)
+		return;
+	info = container_of(auth, struct pgpk_sig_info, pks);
+	kfree(info->pks.auth_ids[0]);
+	kfree(info->pks.auth_ids[1]);
+	kfree(info);
+}
 
 struct pgpk_answer *pgpk_decode(const u8 *blob, size_t len, const char *what)
 {
-	struct pgpk_answer *ans = kzalloc(sizeof(*ans), GFP_KERNEL);
+	struct pgpk_answer *ans = kzalloc_obj(*ans);
 	struct pgpk_canon_error err;
 
 	if (!ans)
@@ -118,7 +124,7 @@ int pgpk_ids(struct asymmetric_key_id **ids, const u8 *fpr, u32 fpr_len,
  * (5.2.3.12, or the fingerprint's as 5.5.4 says).
  *
  * Return: the signature, marked as framed by pgpk (free with
- * public_key_signature_free(&info->pks)); ERR_PTR: -ENOPKG unsupported,
+ * pgpk_subtype_destroy(NULL, &info->pks)); ERR_PTR: -ENOPKG unsupported,
  * -EKEYREJECTED weak hash or quick check, -EBADMSG, -ENOMEM.
  */
 struct pgpk_sig_info *pgpk_sig_digest(const struct pgpk_sig *sig,
@@ -149,36 +155,26 @@ struct pgpk_sig_info *pgpk_sig_digest(const struct pgpk_sig *sig,
 					   sig->pubkey_algorithm, hash,
 					   hash && hash <= 3 ? "policy: too weak" :
 					   "not supported"));
-	info = kzalloc(sizeof(*info), GFP_KERNEL);
+	info = kzalloc(struct_size(info, s, sig->rsa_s.len), GFP_KERNEL);
 	if (!info)
 		return ERR_PTR(-ENOMEM);
+	digest = info->digest;
 	info->h = h;
 	info->h.fpr = NULL;	/* it points into the blob */
 	/* RFC 9580 5.2.3.18: seconds after its creation; 0: never */
 	info->expires = h.expires ? (u64)h.created + h.expires : 0;
 	info->type = sig->type;
-	info->pks.pkey_algo = "rsa";
-	info->pks.encoding = pgpk_sig_encoding;
-	info->pks.hash_algo = hash_algo_name[algo];
-	info->pks.s = kmemdup(sig->rsa_s.data, sig->rsa_s.len, GFP_KERNEL);
+	info->pks = PGPK_SIG_OPENPGP(hash_algo_name[algo], digest,
+				     crypto_shash_digestsize(tfm));
+	info->pks.s = memcpy(info->s, sig->rsa_s.data, sig->rsa_s.len);
 	info->pks.s_size = sig->rsa_s.len;
-	digest = kmalloc(crypto_shash_digestsize(tfm), GFP_KERNEL);
-#ifdef PGPK_HAVE_SIG_M	/* 7.3 (upstream 7.0): m, m_size, freed if m_free */
-	info->pks.m = digest;
-	info->pks.m_size = crypto_shash_digestsize(tfm);
-	info->pks.m_free = true;
-#else
-	info->pks.digest = digest;
-	info->pks.digest_size = crypto_shash_digestsize(tfm);
-#endif
 	/* the issuer: by its hashed fingerprint, if it has one */
 	ret = pgpk_ids(info->pks.auth_ids,
 		       h.fpr_len ? h.fpr : sig->issuer_fingerprint.data,
 		       h.fpr_len ?: sig->issuer_fingerprint.len,
 		       sig->issuer_key_id.data);
 	desc->tfm = tfm;
-	if (!ret)
-		ret = info->pks.s && digest ? crypto_shash_init(desc) : -ENOMEM;
+	ret = ret ?: crypto_shash_init(desc);
 	if (!ret && sig->version == 6)
 		ret = crypto_shash_update(desc, sig->salt.data, sig->salt.len);
 	for (i = 0; !ret && i < 2 && what->key[i]; i++) {
@@ -188,10 +184,9 @@ struct pgpk_sig_info *pgpk_sig_digest(const struct pgpk_sig *sig,
 	}
 	if (!ret && uid) {	/* 0xB4 and a length first */
 		len = pgpk_rebuild_uid_prefix(uid->len, prefix);
-		ret = crypto_shash_update(desc, prefix, len);
+		ret = crypto_shash_update(desc, prefix, len) ?:
+		      crypto_shash_update(desc, uid->data, uid->len);
 	}
-	if (!ret && uid)
-		ret = crypto_shash_update(desc, uid->data, uid->len);
 	if (!ret && what->data)
 		ret = crypto_shash_update(desc, what->data, what->len);
 	buf = ret ? NULL : kmalloc(pgpk_rebuild_trailer(sig, NULL), GFP_KERNEL);
@@ -206,7 +201,7 @@ struct pgpk_sig_info *pgpk_sig_digest(const struct pgpk_sig *sig,
 				  sig->quick_check, digest[0], digest[1]);
 	if (!ret)
 		return info;
-	public_key_signature_free(&info->pks);
+	pgpk_subtype_destroy(NULL, &info->pks);
 	return ERR_PTR(ret);
 }
 
@@ -236,18 +231,17 @@ static const char *pgpk_sig_refused(const struct key *key,
 }
 
 /*
- * What a key dedicated to IMA verifies: raw PKCS#1 over SHA-256/384/512,
- * naming no issuer's certificate (X.509 and PKCS#7 do, IMA does not), and
- * nothing pgpk framed.
+ * What a key dedicated to IMA verifies: an IMA signature (PKCS#1 over
+ * SHA-256/384/512, pgpk_sig_for_ima()), and nothing pgpk framed.
  */
 static const char *pgpk_ima_refused(const struct public_key_signature *sig)
 {
 	static const char *const hashes[] = { "sha256", "sha384", "sha512" };
 
-	if (sig->encoding == pgpk_sig_encoding)
+	if (pgpk_sig_is_openpgp(sig))
 		return "an OpenPGP signature by a key dedicated to IMA";
-	if (!sig->encoding || strcmp(sig->encoding, "pkcs1") || sig->auth_ids[0] ||
-	    sig->auth_ids[1] || sig->auth_ids[2] || !sig->hash_algo ||
+	if (!pgpk_sig_for_ima(sig) || !sig->encoding ||
+	    strcmp(sig->encoding, "pkcs1") || !sig->hash_algo ||
 	    match_string(hashes, 3, sig->hash_algo) < 0)
 		return "all but raw PKCS#1 SHA-256/384/512 naming no certificate (IMA key)";
 	return NULL;
@@ -271,7 +265,7 @@ int pgpk_rsa_verify(const struct public_key *pub, u32 size,
 		return -ENOMEM;
 	memcpy(pks.s + size - sig->s_size, sig->s, sig->s_size);
 	pks.s_size = size;
-	pks.encoding = "pkcs1";
+	pks.encoding = "pkcs1";	/* out of tree: pgpk_compat_encoding */
 	ret = public_key_verify_signature(pub, &pks);
 	kfree(pks.s);
 	/* pkcs1pad reports a bad RSA value as malformed padding */
@@ -287,7 +281,7 @@ static int pgpk_subtype_verify(const struct key *key,
 
 	if (pk->ima)
 		why = pgpk_ima_refused(sig);
-	else if (sig->encoding == pgpk_sig_encoding)
+	else if (pgpk_sig_is_openpgp(sig))
 		why = pgpk_sig_refused(key, container_of(sig, struct pgpk_sig_info, pks),
 				       &ret);
 	else
@@ -299,6 +293,18 @@ static int pgpk_subtype_verify(const struct key *key,
 			    sig->encoding ?: "none", ret);
 	return ret;
 }
+
+/* public_key's subtype, but for what a pgpk key verifies and frees */
+struct asymmetric_key_subtype pgpk_key_subtype = {
+	.owner			= THIS_MODULE,
+	.name			= "pgpk",
+	.name_len		= sizeof("pgpk") - 1,
+	.describe		= public_key_describe,
+	.destroy		= pgpk_subtype_destroy,
+	.query			= public_key_query,
+	.eds_op			= public_key_eds_op,
+	.verify_signature	= pgpk_subtype_verify,
+};
 
 /*
  * Document signature @sig over @data by a key of @keyring.  The issuer is
@@ -336,7 +342,7 @@ static int pgpk_sig_check(const struct pgpk_sig *sig, const u8 *data,
 	else
 		ret = PTR_ERR_OR_ZERO(info) ?: verify_signature(key, &info->pks);
 	if (!IS_ERR(info))
-		public_key_signature_free(&info->pks);
+		pgpk_subtype_destroy(NULL, &info->pks);
 	key_put(key);
 	return ret;
 }
@@ -402,15 +408,10 @@ static struct key_type pgpk_key_type_test = {
 int pgpk_sig_init(void)
 {
 	struct crypto_shash *tfm;
-	int i, ret;
+	int i, ret = 0;
 
-	/* all but verification is public_key's (describe, destroy, query...) */
-	pgpk_key_subtype = public_key_subtype;
-	pgpk_key_subtype.owner = THIS_MODULE;
-	pgpk_key_subtype.name = "pgpk";
-	pgpk_key_subtype.name_len = sizeof("pgpk") - 1;
-	pgpk_key_subtype.verify_signature = pgpk_subtype_verify;
-	ret = register_key_type(&pgpk_key_type_test);
+	if (IS_ENABLED(CONFIG_OPENPGP_TEST_KEY))
+		ret = register_key_type(&pgpk_key_type_test);
 	for (i = 0; !ret && i < ARRAY_SIZE(pgpk_hashes); i++) {
 		tfm = crypto_alloc_shash(hash_algo_name[pgpk_hashes[i]], 0, 0);
 		pgpk_tfm[pgpk_hashes[i]] = IS_ERR(tfm) ? NULL : tfm;
@@ -426,7 +427,8 @@ void pgpk_sig_exit(void)
 {
 	int i;
 
-	unregister_key_type(&pgpk_key_type_test);
+	if (IS_ENABLED(CONFIG_OPENPGP_TEST_KEY))
+		unregister_key_type(&pgpk_key_type_test);
 	for (i = 0; i < ARRAY_SIZE(pgpk_hashes); i++)
 		crypto_free_shash(pgpk_tfm[pgpk_hashes[i]]);	/* NULL: nothing */
 }

@@ -36,9 +36,9 @@ fi
 
 cd "$root/kernel" || exit 1
 # Sources only (tracked or new, never ignored build output like
-# pgpk.mod.c).
+# pgpk.mod.c), and the UAPI header.
 files=$(git ls-files --cached --others --exclude-standard -- '*.c' '*.h' |
-	grep -v / | sort -u)
+	grep -E -x '[^/]+|uapi/linux/[^/]+' | sort -u)
 if [ -z "$files" ]; then
 	echo "FAIL: no kernel/*.c or kernel/*.h to check"
 	exit 1

@@ -36,7 +36,8 @@ for k in 6.1 6.12; do
 		ls -1; } |
 		grep -v / | grep -E '\.[ch]$|^Kbuild$|^Makefile$' |
 		grep -v '\.mod\.c$' | sort -u |
-		while read -r f; do [ -f "$f" ] && cp "$f" "$work/src/"; done)
+		while read -r f; do [ -f "$f" ] && cp "$f" "$work/src/"; done
+		cp -r uapi "$work/src/")
 	log=$work/build-$k.log
 	make -C "$K_KDIR" M="$work/src" C=2 modules >"$log" 2>&1
 	rc=$?

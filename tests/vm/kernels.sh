@@ -12,6 +12,10 @@
 #           linux-source-6.1 with               build tree (KCOV_INSTRUMENT=y)
 #           tests/vm/debug-kernel.config
 #           (KASAN, kmemleak, lockdep, UBSAN...)
+#   7.3-pgpk-debug  linux-source-7.3 with the   in upstream/'s Debian 13
+#           upstream series applied             build root, against its
+#           (upstream/build-debug.sh builds it; build tree
+#           upstream/debug-kernel.config)
 #
 # Backports kernels come from a private apt configuration (sources list,
 # lists and package cache under the cache directory, suites
@@ -37,14 +41,15 @@
 # shellcheck disable=SC2034,SC2016
 
 PGPK_KERNEL_SERIES="6.1 6.12 7.3"
-PGPK_KERNEL_DEBUG_SERIES="6.1-debug"
+PGPK_KERNEL_DEBUG_SERIES="6.1-debug 7.3-pgpk-debug"
 PGPK_KERNEL_CACHE=${PGPK_KERNEL_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/pgpk/kernels}
 
 # Per kernel, set by pgpk_kernel_use:
 #   K_VER K_IMG K_MODS (directory with modules.dep) K_KDIR (the
 #   headers tree; inside K_BUILDROOT if that is set) K_BUILDROOT
 #   K_DEBUG (1 for the debug kernel, else empty) K_MAKE_ARGS (extra
-#   make arguments for the module)
+#   make arguments for the module) K_BIND (a directory mounted at /work
+#   in K_BUILDROOT for the module build, else empty)
 
 _pk_log() { echo "kernels: $*" >&2; }
 
@@ -187,9 +192,13 @@ _pk_kmods_dir() {
 # needed), set K_*.
 pgpk_kernel_use() {
 	local s=$1 v c
-	K_BUILDROOT="" K_VER="" K_DEBUG="" K_MAKE_ARGS=""
+	K_BUILDROOT="" K_VER="" K_DEBUG="" K_MAKE_ARGS="" K_BIND=""
 	if [ "$s" = 6.1-debug ]; then
 		_pk_debug_use
+		return
+	fi
+	if [ "$s" = 7.3-pgpk-debug ]; then
+		_pk_debug73_use
 		return
 	fi
 	v=$(pgpk_kernel_resolve "$s") || return 1
@@ -234,6 +243,10 @@ pgpk_kernel_series_of() {
 		echo 6.1-debug
 		return 0
 		;;
+	7.3-pgpk-debug | 7.3.*-pgpk-debug)
+		echo 7.3-pgpk-debug
+		return 0
+		;;
 	esac
 	for s in $PGPK_KERNEL_SERIES; do
 		case "$want" in
@@ -257,15 +270,50 @@ pgpk_kernel_make() {
 		make -C "$kb" KDIR="$K_KDIR" $K_MAKE_ARGS "$@"
 		return
 	fi
-	unshare -m --propagation private bash -c '
+	K_BIND=$K_BIND unshare -m --propagation private bash -c '
 		set -e
 		br=$1 kb=$2 kdir=$3
 		shift 3
 		mkdir -p "$br/pgpk-build"
 		mount --bind "$kb" "$br/pgpk-build"
+		[ -z "$K_BIND" ] || mount --bind "$K_BIND" "$br/work"
 		mount -t proc proc "$br/proc"
 		exec chroot "$br" make -C /pgpk-build KDIR="$kdir" "$@"' _ \
 		"$K_BUILDROOT" "$kb" "$K_KDIR" "$@"
+}
+
+# --- The 7.3 debug kernel with the upstream series (7.3-pgpk-debug) ---
+
+# _pk_debug73_dir: the newest built one (upstream/build-debug.sh), if any.
+_pk_debug73_dir() {
+	local d
+	d=$(ls -td "$PGPK_KERNEL_CACHE"/7.3-pgpk-debug-*/ready 2>/dev/null |
+		head -n 1)
+	[ -n "$d" ] && dirname "$d"
+}
+
+# _pk_debug73_use: set K_* for it; it is never built here (it needs the
+# series: upstream/make-series.sh, then upstream/build-debug.sh).
+_pk_debug73_use() {
+	local c
+	c=$(_pk_debug73_dir) || {
+		_pk_log "7.3-pgpk-debug is not built: upstream/make-series.sh," \
+			"then upstream/build-debug.sh"
+		return 1
+	}
+	K_VER=$(cat "$c/version")
+	K_IMG=$c/root/boot/vmlinuz-$K_VER
+	K_MODS=$c/root/lib/modules/$K_VER
+	K_BUILDROOT=$(cat "$c/buildroot")
+	K_BIND=$(cat "$c/work")
+	K_KDIR=/work/build
+	K_DEBUG=1
+	K_MAKE_ARGS="KCOV_INSTRUMENT=y"
+}
+
+# pgpk_kernel_debug73_built: the 7.3 debug kernel is there.
+pgpk_kernel_debug73_built() {
+	_pk_debug73_dir >/dev/null
 }
 
 # --- The debug kernel (6.1-debug) ---

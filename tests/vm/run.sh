@@ -15,7 +15,9 @@
 #             6.1-debug: the debug kernel (KASAN, kmemleak, lockdep,
 #             UBSAN...; tests/vm/kernels.sh builds it once, 9-16 min on
 #             two cores): 1 GiB, limits times PGPK_VM_SLOWDOWN, kmemleak
-#             scan after the cases (verdict vm-6.1-debug/kmemleak)
+#             scan after the cases (verdict vm-6.1-debug/kmemleak);
+#             7.3-pgpk-debug: the same for 7.3 with the upstream series
+#             applied (upstream/build-debug.sh builds it)
 #   --cases DIR       run DIR's *.sh as the cases, exactly like the
 #             built-in ones; DIR's other files are in the VM at
 #             $PGPK_CASE_DIR
@@ -136,6 +138,13 @@ if [ "$mode" = list ]; then
 		log "6.1-debug: not built yet (--kernel 6.1-debug builds it)"
 		echo 6.1-debug
 	fi
+	# The 7.3 debug kernel with the upstream series: upstream/build-debug.sh.
+	if pgpk_kernel_debug73_built && pgpk_kernel_use 7.3-pgpk-debug; then
+		echo "$K_VER"
+	else
+		log "7.3-pgpk-debug: not built yet (upstream/build-debug.sh builds it)"
+		echo 7.3-pgpk-debug
+	fi
 	exit 0
 fi
 label=vm
@@ -215,7 +224,8 @@ if [ -f "$root/kernel/Kbuild" ] || [ -f "$root/kernel/Makefile" ]; then
 			grep -v '\.mod\.c$' | sort -u |
 			while read -r f; do
 				[ -f "$f" ] && cp "$f" "$kb/"
-			done)
+			done
+			cp -r uapi "$kb/")
 		# kernel/Makefile's default target runs Kbuild:
 		# make -C $KDIR M=$PWD modules.
 		log "make -C kernel KDIR=$kdir (in a copy: $kb)"

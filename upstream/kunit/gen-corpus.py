@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Write pgpk_kunit_corpus.h: fuzz corpus regression inputs for the KUnit
+suites, with their expected verdicts.
+
+usage: gen-corpus.py ROOT > pgpk_kunit_corpus.h
+
+ - pgpk_corpus_canon: from ROOT/tests/fuzz/corpus/canon, every input the
+   fuzzer found (named by their SHA-1) and every crafted one (flipped-,
+   trailing-, truncated-, magic-only-), smallest first, within a budget,
+   plus the smallest valid key, subkey-less v6 key and signatures.  The
+   verdict (0 or -EBADMSG, and where the decoder stopped) is that of
+   kernel/pgpk_canon.c built for user space on this host: the fuzzer
+   proves that build against protobuf-c (tests/fuzz/canon_fuzz.c), KUnit
+   proves the kernel's build against it.
+ - pgpk_corpus_hashed: from ROOT/tests/fuzz/corpus/frame_hashed, the
+   hashed areas (after the prefix the fuzz target skips: one octet 255,
+   or a length and that many octets), smallest first, with the verdict of
+   tests/kernel/pgpk_frame_ref.h, a walk written independently of
+   kernel/pgpk_frame.c.
+
+ - pgpk_kunit_ca, pgpk_kunit_user: upstream/kunit/keys/pgpk_{ca,user}.bin,
+   two valid keys (a CA that certifies and signs, a user it certified who
+   signs) made by upstream/selftests/keys/gen-blobs.py --raw once.
+
+Budgets: PGPK_KUNIT_CANON_BYTES (default 12288), PGPK_KUNIT_HASHED_BYTES
+(default 4096) octets of input.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+DRIVER = r'''
+#include <stdio.h>
+#include <stdlib.h>
+#include "kernel/pgpk_canon.h"
+#include "tests/kernel/pgpk_frame_ref.h"
+
+static struct pgpk_canon out;
+
+int main(int argc, char **argv)
+{
+	static unsigned char buf[2 << 20];
+	int i;
+
+	for (i = 2; i < argc; i++) {
+		FILE *f = fopen(argv[i], "rb");
+		size_t n;
+
+		if (!f)
+			return 2;
+		n = fread(buf, 1, sizeof(buf), f);
+		fclose(f);
+		if (argv[1][0] == 'c') {
+			struct pgpk_canon_error err;
+			int ret = pgpk_canon_decode(buf, n, &out, &err);
+
+			printf("%d %u\n", ret, ret ? err.offset : 0);
+		} else {
+			size_t skip = buf[0] == 255 ? 1 : 1 + (size_t)buf[0];
+			struct pgpk_ref_hashed r;
+
+			if (!n || n < skip)
+				return 3;
+			r = pgpk_ref_hashed_walk(buf + skip, n - skip);
+			printf("%d %u %u %u %d %zu %d\n", r.ok, r.created,
+			       r.expires, r.key_expires, r.key_flags & 0xff,
+			       r.fpr_len, r.marked);
+		}
+	}
+	return 0;
+}
+'''
+
+
+def files(d):
+    return sorted((os.path.getsize(os.path.join(d, f)), f)
+                  for f in os.listdir(d))
+
+
+def pick(entries, budget, want):
+    out, used = [], 0
+    for size, name in entries:
+        if want(name) and used + size <= budget:
+            out.append(name)
+            used += size
+    return out
+
+
+def c_array(ident, data):
+    lines = [f"static const u8 {ident}[] = {{"]
+    for i in range(0, len(data), 12):
+        lines.append("\t" + " ".join(f"0x{b:02x}," for b in data[i:i + 12]))
+    lines.append("};")
+    return "\n".join(lines)
+
+
+def main():
+    root = sys.argv[1]
+    canon_dir = os.path.join(root, "tests/fuzz/corpus/canon")
+    hashed_dir = os.path.join(root, "tests/fuzz/corpus/frame_hashed")
+    tmp = tempfile.mkdtemp()
+    src, exe = os.path.join(tmp, "d.c"), os.path.join(tmp, "d")
+    with open(src, "w") as f:
+        f.write(DRIVER)
+    subprocess.run(["gcc", "-O1", "-w", "-I", root, "-isystem",
+                    os.path.join(root, "bazel/shim"), "-isystem",
+                    os.path.join(root, "kernel/uapi"), "-o", exe, src,
+                    os.path.join(root, "kernel/pgpk_canon.c")], check=True)
+
+    found = re.compile(r"^([0-9a-f]{40}|(flipped|trailing|truncated|"
+                       r"magic-only)-[0-9a-f]+)$")
+    canon = pick(files(canon_dir),
+                 int(os.environ.get("PGPK_KUNIT_CANON_BYTES", 12288)),
+                 found.match)
+    for kind in ("key-", "v6key-", "sig-", "v6sig-"):
+        canon += pick(files(canon_dir), 1 << 20,
+                      lambda n, k=kind: n.startswith(k))[:1]
+    hashed = []
+    budget = int(os.environ.get("PGPK_KUNIT_HASHED_BYTES", 4096))
+    for size, name in files(hashed_dir):
+        with open(os.path.join(hashed_dir, name), "rb") as f:
+            first = f.read(1)
+        skip = 1 if first == b"\xff" else 1 + first[0] if first else 0
+        if first and size >= skip and budget >= size - skip:
+            hashed.append((name, skip))
+            budget -= size - skip
+
+    def run(mode, d, names):
+        r = subprocess.run([exe, mode] + [os.path.join(d, n) for n in names],
+                           check=True, capture_output=True, text=True)
+        return [line.split() for line in r.stdout.splitlines()]
+
+    out = ["/* SPDX-License-Identifier: GPL-2.0 */",
+           "/*",
+           " * Regression inputs of the fuzz corpus (tests/fuzz/corpus/canon and",
+           " * frame_hashed of the pgpk project) with their expected verdicts:",
+           " * generated by upstream/kunit/gen-corpus.py, do not edit.",
+           " */",
+           "",
+           "struct pgpk_corpus_entry {",
+           "\tconst char *name;",
+           "\tconst u8 *data;",
+           "\tu32 len;",
+           "\tint ret;",
+           "\tu32 offset;",
+           "};",
+           "",
+           "struct pgpk_corpus_hashed {",
+           "\tconst char *name;",
+           "\tconst u8 *data;",
+           "\tu32 len;",
+           "\tbool ok;",
+           "\tu32 created;",
+           "\tu32 expires;",
+           "\tu32 key_expires;",
+           "\tu8 key_flags;",
+           "\tu32 fpr_len;",
+           "\tbool marked;",
+           "};",
+           ""]
+    table = []
+    for i, (name, (ret, off)) in enumerate(zip(canon, run("c", canon_dir,
+                                                           canon))):
+        with open(os.path.join(canon_dir, name), "rb") as f:
+            data = f.read()
+        out.append(c_array(f"pgpk_canon_{i}", data))
+        out.append("")
+        err = "-EBADMSG" if int(ret) else "0"
+        table.append(f'\t{{ "{name[:24]}", pgpk_canon_{i}, '
+                     f'sizeof(pgpk_canon_{i}), {err}, {off} }},')
+    htable = []
+    verdicts = run("h", hashed_dir, [n for n, _ in hashed])
+    for i, ((name, skip), v) in enumerate(zip(hashed, verdicts)):
+        with open(os.path.join(hashed_dir, name), "rb") as f:
+            data = f.read()[skip:]
+        ok, created, expires, key_expires, key_flags, fpr_len, marked = v
+        out.append(c_array(f"pgpk_hashed_{i}", data))
+        out.append("")
+        b = lambda x: "true" if int(x) else "false"
+        htable.append(f'\t{{ "{name[:24]}", pgpk_hashed_{i}, '
+                      f'sizeof(pgpk_hashed_{i}), {b(ok)},\n'
+                      f'\t  {created}u, {expires}u, {key_expires}u, '
+                      f'0x{int(key_flags):02x}, {fpr_len}, {b(marked)} }},')
+    keys = os.path.join(os.path.dirname(os.path.abspath(__file__)), "keys")
+    for name in ("ca", "user"):
+        with open(os.path.join(keys, f"pgpk_{name}.bin"), "rb") as f:
+            out.append(c_array(f"pgpk_kunit_{name}", f.read()))
+        out.append("")
+    out.append("static const struct pgpk_corpus_entry pgpk_corpus_canon[] = {")
+    out += table
+    out.append("};")
+    out.append("")
+    out.append("static const struct pgpk_corpus_hashed pgpk_corpus_hashed[] = {")
+    out += htable
+    out.append("};")
+    print("\n".join(out))
+    print(f"gen-corpus: {len(canon)} canonical blobs, {len(hashed)} hashed "
+          f"areas", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
