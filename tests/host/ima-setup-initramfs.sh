@@ -6,7 +6,7 @@
 # IMA's policy file and the lockdown state of each case.  keyctl,
 # setfattr and modprobe are stubs: modprobe pgpk fails as a refused
 # signature does (in the initramfs it prints nothing, tests/system/
-# README.md); modprobe -D names the module file, or fails as for a kernel
+# README.md); modprobe -D names the module file, or nothing for a kernel
 # DKMS did not build pgpk for.
 #
 #   locked down (integrity)  -> "the kernel refused FILE (Secure Boot: ...)"
@@ -41,10 +41,18 @@ echo "keyctl \$*" >>"$tmp/keyctl.log"
 case "\$1" in newring) echo 123 ;; esac
 EOF
 : >"$bin/setfattr"
+# As kmod's modprobe with pgpk-anchors' modprobe.d "install" line
+# (policy/anchors/modprobe.conf, which the initramfs copies): -D shows
+# that line, module or none; with --ignore-install, the module's insmod,
+# or nothing (exit 0) where only the install line names pgpk.
 cat >"$bin/modprobe" <<'EOF'
 #!/bin/sh
 [ "$1" = -D ] || exit 1
-[ -n "$STUB_MODULE" ] || exit 1
+if [ "$2" != --ignore-install ]; then
+	echo 'install /sbin/modprobe --ignore-install pgpk $CMDLINE_OPTS && { [ ! -x /usr/sbin/pgpk-anchors ] || /usr/sbin/pgpk-anchors; } '
+	exit 0
+fi
+[ -n "$STUB_MODULE" ] || exit 0
 echo "insmod $STUB_MODULE upcall_timeout=30 "
 EOF
 chmod +x "$bin"/keyctl "$bin"/setfattr "$bin"/modprobe
