@@ -92,7 +92,7 @@ def build(files, tests, tag):
         if run(["make", "-C", "kernel"], os.path.join(LOGS, tag + "-make.log")):
             return "kernel build failed"
     if any(not f.startswith("kernel/") for f in files):
-        if run(["bazel", "build", "//helper:pgpk-helper"],
+        if run(["bazel", "build", "//helper:pgpk", "//helper:pgpk-helper"],
                os.path.join(LOGS, tag + "-bazel.log")):
             return "helper build failed"
     return None
