@@ -24,6 +24,7 @@
 set -euo pipefail
 
 out=${PGPK_VM_DATA:?PGPK_VM_DATA not set}
+root=${PGPK_ROOT:-$(cd "$(dirname "$0")/../../.." && pwd)}
 cache=${PGPK_VM_CACHE:-${TMPDIR:-/tmp}/pgpk-vm-cache}
 mkdir -p "$out" "$cache"
 export GNUPGHOME=$cache/gnupg
@@ -80,10 +81,17 @@ for k in rsa2048:SHA256 rsa3072:SHA512; do
 	"${gpg[@]}" --with-colons --list-keys "$uid" |
 		awk -F: '/^fpr/ { print $10; exit }' >"$out/$name.fpr"
 	cut -c 25-40 "$out/$name.fpr" >"$out/$name.keyid"
+	# seed 007's description, from the reference (tests/lib/pgpk_name.py)
+	python3 -c 'import sys; sys.path.insert(0, sys.argv[1])
+from pgpk_name import seed_name
+print(seed_name(sys.argv[2].encode(), bytes.fromhex(sys.argv[3])))' \
+		"$root/tests/lib" "$uid" "$(cat "$out/$name.keyid")" \
+		>"$out/$name.name"
 	note "$name.pgp" "$name public key, binary"
 	note "$name.asc" "$name public key, armored"
 	note "$name.fpr" "$name primary key fingerprint"
 	note "$name.keyid" "$name primary key ID"
+	note "$name.name" "$name: the description the kernel gives it"
 	# Sign with the primary key ("!" forces it over a signing subkey).
 	signer="$(cat "$out/$name.fpr")!"
 	sign=("${gpg[@]}" --yes --digest-algo "$digest" --local-user "$signer")
