@@ -22,7 +22,6 @@ o=$here/../openpgp/data
 tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/conv.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-npass=0 nfail=0
 
 # run CMD...: its stdout in $tmp/out, stderr in $tmp/err, status in $rc;
 # the transcript printed
@@ -35,17 +34,8 @@ run() {
 	echo "  exit $rc"
 }
 
-check() { # check WHAT CONDITION...
-	local what=$1
-	shift
-	if "$@"; then
-		npass=$((npass + 1))
-		echo "ok   $what"
-	else
-		nfail=$((nfail + 1))
-		echo "FAIL $what"
-	fi
-}
+# shellcheck source=tests/cli/check.sh
+. "$here/check.sh"
 
 err_has() { grep -qE -- "$1" "$tmp/err"; }
 out_has() { grep -qE -- "$1" "$tmp/out"; }

@@ -22,18 +22,8 @@ hooks=$(cd "$(dirname "$hooks")" && pwd)/$(basename "$hooks")
 d=$here/../verify/testdata
 tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/sandbox.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-npass=0 nfail=0
-check() {
-	local what=$1
-	shift
-	if "$@"; then
-		npass=$((npass + 1))
-		echo "ok   $what"
-	else
-		nfail=$((nfail + 1))
-		echo "FAIL $what"
-	fi
-}
+# shellcheck source=tests/cli/check.sh
+. "$here/check.sh"
 
 "$hooks" key "$d/good.pgp" >"$tmp/key.pgpk" || { echo "FAIL: no key"; exit 1; }
 # Under ASan a crash is ASan's to report, which writes: the filter kills it.
