@@ -61,3 +61,27 @@ def mpi(x):
     """RFC 9580 3.2: 2-octet bit count, then the big-endian value."""
     b = x.to_bytes(max(1, (x.bit_length() + 7) // 8), "big")
     return struct.pack(">H", x.bit_length()) + b
+
+
+def newest_signature_time(buf):
+    """The newest creation time (hashed subpacket 2) of the v4
+    signatures among buf's packets, or 0."""
+    newest = 0
+    for tag, _, body in packets(buf):
+        if tag != 2 or body[0] != 4:
+            continue
+        end = 6 + struct.unpack(">H", body[4:6])[0]
+        i = 6
+        while i < end:
+            o = body[i]
+            if o < 192:
+                n, i = o, i + 1
+            elif o < 255:
+                n, i = ((o - 192) << 8) + body[i + 1] + 192, i + 2
+            else:
+                n, i = struct.unpack(">I", body[i + 1:i + 5])[0], i + 5
+            if body[i] & 0x7F == 2 and n == 5:
+                newest = max(newest,
+                             struct.unpack(">I", body[i + 1:i + 5])[0])
+            i += n
+    return newest

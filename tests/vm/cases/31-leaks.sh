@@ -140,85 +140,13 @@ upcall() {
 	sleep 2
 }
 
-# slab_snapshot FILE: "cache objects-in-use object-size" for every cache,
-# after shrinking them all (root may; SLUB's sysfs has the files).
-slab_snapshot() {
-	for f in /sys/kernel/slab/*/shrink; do
-		echo 1 >"$f"
-	done 2>/dev/null
-	awk 'NR > 2 { print $1, $2, $4 }' /proc/slabinfo >"$1"
-}
-
-# [N1=.. N2=..] slab_slope NAME FILE [FUNCTION]: add FILE N1 = 100 times,
-# then N2 = 400 times (FUNCTION N: run N calls of another kind),
-# counting each cache's objects before and after each round (growths d1,
-# d2).  An object leaked per key grows a cache by about N1, then N2: by
-# at least a key's share in the first round (d1 / N1) and in the second
-# beyond the first ((d2 - d1) / (N2 - N1)); what the allocator keeps
-# grows it once, whatever N (d2 - d1 about 0); noise (objects freed late
-# from the round before) seldom does both.  A cache's slope is the
-# smaller of the two, in thousandths of an object per key: about 1000 for
-# a leak.  Prints the three steepest caches; sets $slope (the steepest).
-slab_slope() {
-	n1=${N1:-100} n2=${N2:-400}
-	slab_snapshot /tmp/slab.a0
-	${3:-adds "$1" "$2"} "$n1"
-	slab_snapshot /tmp/slab.a1
-	slab_snapshot /tmp/slab.b0
-	${3:-adds "$1" "$2"} "$n2"
-	slab_snapshot /tmp/slab.b1
-	top=$(awk -v n1=$n1 -v n2=$n2 '
-		FILENAME ~ /a0$/ { a0[$1] = $2 }
-		FILENAME ~ /a1$/ { a1[$1] = $2 }
-		FILENAME ~ /b0$/ { b0[$1] = $2 }
-		FILENAME ~ /b1$/ { b1[$1] = $2 }
-		END {
-			for (c in a0) {
-				# vmalloc areas: pgpk allocates none; the
-				# stacks of the usermode helpers are freed
-				# lazily (mm/vmalloc.c, lazy_max_pages())
-				if (c == "vmap_area")
-					continue
-				d1 = a1[c] - a0[c]; d2 = b1[c] - b0[c]
-				s = int(d1 * 1000 / n1)
-				t = int((d2 - d1) * 1000 / (n2 - n1))
-				if (t < s) s = t
-				if (s < 0) s = 0
-				print s, c, d1, d2
-			}
-		}' /tmp/slab.a0 /tmp/slab.a1 /tmp/slab.b0 /tmp/slab.b1 |
-		sort -rn | head -n 3)
-	slope=$(echo "$top" | head -n 1 | cut -d ' ' -f 1)
-	echo "slab objects, $1 (objects grown at N=$n1 and at N=$n2; slope in" \
-		"1/1000 object per add_key):"
-	echo "$top" | awk '{ printf "  %-24s %+d, %+d: slope %d\n", $2, $3, $4, $1 }'
-}
-slab_slope x509 "$K/bench.der"
+pgpk_slab_slope x509 adds x509 "$K/bench.der"
 x509_slope=$slope
-# Half an object per key: no leak of one object per key hides in it.
-# Noise that looks like one fails twice in a row seldom: one retry.
-slab_slope canonical "$K/deb1-lean.pgpk"
-if [ "$slope" -ge 500 ]; then
-	echo "steeper than 500/1000 once: measuring again"
-	slab_slope canonical "$K/deb1-lean.pgpk"
-fi
-echo "PGPK-SLAB-SLOPE canonical keys: steepest cache $slope/1000 objects" \
-	"per key (X.509 certificates: $x509_slope/1000)"
-[ "$slope" -lt 500 ] ||
-	pgpk_fail "canonical keys: a cache grows by $slope/1000 objects per" \
-		"key at two sizes of N, twice: a leak"
+pgpk_no_leak "canonical keys (X.509 certificates: $x509_slope/1000)" \
+	adds canonical "$K/deb1-lean.pgpk"
 
 # The upcall path, at N1 = 50 and N2 = 200 refused upcalls (0.1 to
 # 0.2 s each under TCG).
 upcall 20
-N1=50 N2=200 slab_slope upcall "$K/badb64.asc" upcall
-if [ "$slope" -ge 500 ]; then
-	echo "steeper than 500/1000 once: measuring again"
-	N1=50 N2=200 slab_slope upcall "$K/badb64.asc" upcall
-fi
-echo "PGPK-SLAB-SLOPE refused upcalls: steepest cache $slope/1000 objects" \
-	"per add_key"
-[ "$slope" -lt 500 ] ||
-	pgpk_fail "refused upcalls: a cache grows by $slope/1000 objects per" \
-		"add_key at two sizes of N, twice: a leak"
+N1=50 N2=200 pgpk_no_leak "refused upcalls" upcall
 exit 0

@@ -20,6 +20,7 @@ import sys
 import time
 
 import pgpk_forge as f
+from pgpk_openpgp import newest_signature_time
 
 out, c = sys.argv[1], sys.argv[2]
 now = int(time.time())
@@ -28,16 +29,24 @@ fpr3072 = bytes.fromhex(open(out + "/rsa3072.fpr").read().strip())
 
 
 def flood(buf, n, claim_every, only2048=False):
-    """n forgeries, all newer than any genuine certification: random
-    issuers, and every claim_every-th one claiming rsa2048 (fingerprint
-    and key ID) or rsa3072 with a random value, half of those with the
-    right quick check (so that only the RSA operation refuses them).
-    The newest one is junk from a random issuer with a wrong quick
-    check: the certification the old helper offered."""
+    """n forgeries, all newer than any genuine certification and none
+    in the future (the kernel would refuse them for that before any RSA
+    operation: the flood would test the clock, not the signatures):
+    random issuers, and every claim_every-th one claiming rsa2048
+    (fingerprint and key ID) or rsa3072 with a random value, two in
+    three of those with the right quick check (so that only the RSA
+    operation refuses them).  The newest one is junk from a random
+    issuer with a wrong quick check: the certification the old helper
+    offered."""
     key, uid, _ = f.split_key(buf)
+    # Newest first, one second apart, from now back; after the newest
+    # genuine signature even when gpg made it a moment ago (then up to
+    # n seconds ahead of now, inside the kernel's 300 s of clock skew).
+    top = max(now, newest_signature_time(buf) + n)
+    assert top - now < 250, "%d forgeries: too many for the clock skew" % n
     extra = b""
     for i in range(n):
-        created = now + 100000 - i
+        created = top - i
         if i and i % claim_every == 0:
             fpr = fpr2048 if only2048 or i % (2 * claim_every) else fpr3072
             extra += f.certification(key, uid, fpr[-8:], created,
@@ -72,7 +81,8 @@ open(c + "/flood-max.count", "w").write("%d\n" % n)
 import hashlib
 key, uid, _ = f.split_key(certified)
 me = hashlib.sha1(b"\x99" + len(key).to_bytes(2, "big") + key).digest()
-extra = b"".join(f.certification(key, uid, me[-8:], now + 1000 + i,
+top = max(now, newest_signature_time(certified) + 200)
+extra = b"".join(f.certification(key, uid, me[-8:], top - i,
                                  issuer_fpr=me, sig_type=0x13)
                  for i in range(200))
 open(c + "/selfflood.pgp", "wb").write(f.insert_after_uid(certified, extra))
