@@ -318,7 +318,7 @@ pgpk_slab_slope() {
 				# vmalloc areas: pgpk allocates none; the
 				# stacks of the usermode helpers are freed
 				# lazily (mm/vmalloc.c, lazy_max_pages()).
-				# the records of kmemleak (debug kernel): one per
+				# The records of kmemleak (debug kernel): one per
 				# object of every other cache, freed after an
 				# RCU grace period; a leak shows in its own
 				# cache (measured: 420/1000 per refused upcall)
