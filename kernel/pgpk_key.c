@@ -21,6 +21,7 @@
 #define pr_fmt(fmt) "pgpk: " fmt
 
 #include <crypto/akcipher.h>
+#include <keys/system_keyring.h>
 #include "pgpk.h"
 
 /*
@@ -323,8 +324,8 @@ static int __init pgpk_init(void)
 	if (ret)
 		goto error_sig;
 	ret = register_asymmetric_key_parser(&pgpk_key_parser);
-	if (!ret)
-		return 0;
+	if (!ret)	/* the builtin keyring's OpenPGP keys, if any: logged */
+		return load_system_openpgp_keys(), 0;
 	if (IS_ENABLED(CONFIG_OPENPGP_KEY_UPCALL))
 		unregister_key_type(&pgpk_key_type_upcall);
 error_sig:
