@@ -312,7 +312,7 @@ struct asymmetric_key_subtype pgpk_key_subtype = {
  * of its data minus a 5-octet trailer (its subtype refuses pgpk's encoding
  * anyway: this names why).
  */
-static int pgpk_sig_check(const struct pgpk_sig *sig, const u8 *data, size_t len, struct key *keyring)
+static int pgpk_sig_check(const struct pgpk_sig *sig, const u8 *data, size_t len, struct key *ring)
 {
 	const struct pgpk_bytes *id = sig->issuer_fingerprint.data ?
 		&sig->issuer_fingerprint : &sig->issuer_key_id;
@@ -324,7 +324,7 @@ static int pgpk_sig_check(const struct pgpk_sig *sig, const u8 *data, size_t len
 	int ret;
 
 	snprintf(ex, sizeof(ex), "ex:%*phN", id->len, id->data);
-	ref = keyring_search(make_key_ref(keyring, true), &key_type_asymmetric,
+	ref = keyring_search(make_key_ref(ring, true), &key_type_asymmetric,
 			     ex, true);
 	if (IS_ERR(ref))
 		return PTR_ERR(ref) == -ENOMEM ? -ENOMEM : -ENOKEY;

@@ -21,9 +21,7 @@ usage: gen-corpus.py ROOT > pgpk_kunit_corpus.h
 
  - pgpk_kunit_ca, pgpk_kunit_user: upstream/kunit/keys/pgpk_{ca,user}.bin,
    two valid keys (a CA that certifies and signs, a user it certified who
-   signs), and pgpk_kunit_sig_user_detached, the user's detached
-   signature of "Signed by the test user.\n", made by
-   upstream/selftests/keys/gen-blobs.py --raw once.
+   signs) made by upstream/selftests/keys/gen-blobs.py --raw once.
 
 Budgets: PGPK_KUNIT_CANON_BYTES (default 12288), PGPK_KUNIT_HASHED_BYTES
 (default 4096) octets of input.
@@ -187,7 +185,7 @@ def main():
                       f'\t  {created}u, {expires}u, {key_expires}u, '
                       f'0x{int(key_flags):02x}, {fpr_len}, {b(marked)} }},')
     keys = os.path.join(os.path.dirname(os.path.abspath(__file__)), "keys")
-    for name in ("ca", "user", "sig_user_detached"):
+    for name in ("ca", "user"):
         with open(os.path.join(keys, f"pgpk_{name}.bin"), "rb") as f:
             out.append(c_array(f"pgpk_kunit_{name}", f.read()))
         out.append("")

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The series' KUnit suites (pgpk_canon, pgpk_frame, pgpk_rebuild,
-# pgpk_key), built into the in-tree pgpk.ko of the 7.3-pgpk-debug kernel:
+# pgpk_key, pgpk_verify), built into the in-tree pgpk.ko of the 7.3-pgpk-debug kernel:
 # they run when it loads.  PASS only if every suite reports, with no failed case.
 # pgpk-timeout: 120
 . /pgpk/lib.sh
@@ -12,10 +12,16 @@ pgpk_kmsg_mark
 expect_ok insmod "$ko"
 pgpk_kmsg_since >/tmp/kunit.log
 grep -E 'KTAP|^ *(not )?ok |# (Totals|pgpk)' /tmp/kunit.log | sed 's/^\[[^]]*\] //'
-for s in pgpk_canon pgpk_frame pgpk_rebuild pgpk_key; do
+for s in pgpk_canon pgpk_frame pgpk_rebuild pgpk_key pgpk_verify; do
 	grep -q -E "^(\[[^]]*\] )? *ok [0-9]+ $s\$" /tmp/kunit.log ||
 		pgpk_fail "suite $s did not pass (see above)"
 done
 grep -q -E 'not ok' /tmp/kunit.log && pgpk_fail "a KUnit case failed"
-expect_ok rmmod pgpk
+# OpenPGP keys built into .builtin_trusted_keys (CONFIG_SYSTEM_OPENPGP_KEYS,
+# 82-builtin-keys) pin the module, as any OpenPGP key does.
+if dmesg | grep -q 'Loaded OpenPGP key'; then
+	pgpk_run rmmod pgpk && pgpk_fail "pgpk unloaded while .builtin_trusted_keys holds its keys"
+else
+	expect_ok rmmod pgpk
+fi
 exit 0
