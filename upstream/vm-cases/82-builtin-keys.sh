@@ -23,7 +23,8 @@ builtin=$(printf '%d' "0x$builtin")
 expect_ok keyctl list "$builtin"
 assert_contains "$PGPK_OUT" "asymmetric: Test CA <ca@example.org>" \
 	".builtin_trusted_keys"
-dmesg | grep "Loaded OpenPGP key" || pgpk_fail "no 'Loaded OpenPGP key' in the kernel log"
+ca=$(echo "$PGPK_OUT" | sed -n 's/^ *\([0-9]*\):.*Test CA <ca@example.org>.*/\1/p')
+expect_ok grep "^$(printf '%08x' "$ca") .* PGP[.]rsa" /proc/keys
 
 expect_ok keyctl newring builtin-only @s
 ring=$PGPK_OUT
