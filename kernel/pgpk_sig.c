@@ -312,7 +312,8 @@ struct asymmetric_key_subtype pgpk_key_subtype = {
  * of its data minus a 5-octet trailer (its subtype refuses pgpk's encoding
  * anyway: this names why).
  */
-static int pgpk_sig_check(const struct pgpk_sig *sig, const u8 *data, size_t len, struct key *ring)
+static int pgpk_sig_check(const struct pgpk_sig *sig, const u8 *data,
+			  size_t len, struct key *ring)
 {
 	const struct pgpk_bytes *id = sig->issuer_fingerprint.data ?
 		&sig->issuer_fingerprint : &sig->issuer_key_id;
@@ -350,13 +351,16 @@ static int pgpk_sig_check(const struct pgpk_sig *sig, const u8 *data, size_t len
  * verify.  0, -ENOKEY (none by a key there), or the first failure.  The
  * one rule for pgpk_test and verify_openpgp_signature() in tree.
  */
-int pgpk_sigs_check(const struct pgpk_canon *c, const u8 *data, size_t len, struct key *keyring)
+int pgpk_sigs_check(const struct pgpk_canon *c, const u8 *data, size_t len,
+		    struct key *keyring)
 {
-	int ret = -ENOKEY, i, good = 0;
+	int i, ret = -ENOKEY, good = 0;
 
-	for (i = 0; i <= c->nr_more && (ret == -ENOKEY || !ret); i++)
-		good |= !(ret = pgpk_sig_check(&c->sigs[i], data, len, keyring));
-	return ret && ret != -ENOKEY ? ret : good ? 0 : -ENOKEY;
+	for (i = 0; i <= c->nr_more && (!ret || ret == -ENOKEY); i++) {
+		ret = pgpk_sig_check(&c->sigs[i], data, len, keyring);
+		good |= !ret;
+	}
+	return ret == -ENOKEY && good ? 0 : ret;
 }
 
 /*
@@ -365,10 +369,10 @@ int pgpk_sigs_check(const struct pgpk_canon *c, const u8 *data, size_t len, stru
  * content (user_preparse(): at most 32767 octets).  Searched for the
  * issuers: the module's trusted keyring, then the caller's session
  * keyring if he has one (a process of systemd --user may not), by
- * pgpk_sigs_check().  It never
- * leaves the kernel (trust rule 8): OpenPGP is converted in user space
- * first, which also canonicalises the text of a text signature (RFC 9580
- * 5.2.1.2); the kernel hashes the content as it is given.
+ * pgpk_sigs_check().  It never leaves the kernel (trust rule 8): OpenPGP
+ * is converted in user space first, which also canonicalises the text of
+ * a text signature (RFC 9580 5.2.1.2); the kernel hashes the content as
+ * it is given.
  *
  *	pgpk-helper sig msg.gpg | keyctl padd pgpk_test t @s
  */
@@ -386,14 +390,12 @@ static int pgpk_test_preparse(struct key_preparsed_payload *prep)
 	c = &ans->canon;
 	if (!PGPK_HAS(c, PGPK_CANON_SIGNATURE) || !PGPK_HAS(c, PGPK_CANON_CONTENT))
 		ret = pgpk_refuse(-EBADMSG, "pgpk_test takes a signature with content");
+	/* the content is signed and kept (nothing reads data after preparse) */
+	prep->data = c->content.data;
+	prep->datalen = c->content.len;
 	for (r = 0; r < 2 && rings[r] && ret == -ENOKEY; r++)
-		ret = pgpk_sigs_check(c, c->content.data, c->content.len, rings[r]);
-	if (!ret) {
-		/* nothing reads a payload's data after preparse */
-		prep->data = c->content.data;
-		prep->datalen = c->content.len;
-		ret = user_preparse(prep);
-	}
+		ret = pgpk_sigs_check(c, prep->data, prep->datalen, rings[r]);
+	ret = ret ?: user_preparse(prep);
 	kfree(ans);
 	return ret;
 }

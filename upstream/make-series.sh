@@ -196,8 +196,9 @@ import sys
 p = sys.argv[1]
 s = open(p).read()
 inc = "#include <keys/system_keyring.h>\n"
-call = "\tif (!ret)\t/* the builtin keyring's OpenPGP keys, if any: logged */\n" \
-       "\t\treturn load_system_openpgp_keys(), 0;\n"
+call = "\tif (!ret) {\n" \
+       "\t\tload_system_openpgp_keys();\t/* the builtin keyring's, if any */\n" \
+       "\t\treturn 0;\n\t}\n"
 if s.count(inc) != 1 or s.count(call) != 1:
     sys.exit(1)
 s = s.replace(inc, "").replace(call, "\tif (!ret)\n\t\treturn 0;\n")
