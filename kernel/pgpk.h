@@ -104,6 +104,8 @@ struct pgpk_sig_info *pgpk_sig_digest(const struct pgpk_sig *sig,
 void pgpk_subtype_destroy(void *crypto, void *auth);
 int pgpk_rsa_verify(const struct public_key *pub, u32 size,
 		    const struct public_key_signature *sig);
+int pgpk_sigs_check(const struct pgpk_canon *c, const u8 *data, size_t len,
+		    struct key *keyring);
 int pgpk_sig_init(void);
 void pgpk_sig_exit(void);
 

@@ -81,8 +81,7 @@ static int pgpk_num(struct pgpk_cursor *c, u32 *present, u32 n, u32 max,
 }
 
 /* Length-delimited field @n, if next: *@len, else U32_MAX. */
-static int pgpk_delimited(struct pgpk_cursor *c, u32 *present, u32 n,
-			  u32 *len)
+static int pgpk_delimited(struct pgpk_cursor *c, u32 *present, u32 n, u32 *len)
 {
 	*len = U32_MAX;
 	if (!pgpk_next(c, n, 2))
@@ -228,8 +227,7 @@ static int pgpk_read_canon(struct pgpk_cursor *c, void *out)
 		p = c->p;
 		ret = ret ?: pgpk_msg(c, has, 4, pgpk_read_sig,
 				      &k->sigs[k->nr_more + 1]);
-	} while (!ret && c->p != p &&
-		 ++k->nr_more < PGPK_MAX_SIGNATURES - 1);
+	} while (!ret && c->p != p && ++k->nr_more < PGPK_MAX_SIGNATURES - 1);
 	if (ret)
 		return ret;
 	return pgpk_end(c, *has, 0, PGPK_HAS(k, PGPK_CANON_KEY) ==

@@ -88,6 +88,16 @@ extern const char *const pgpk_compat_encoding;
 #define kzalloc_obj(p) kzalloc(sizeof(p), GFP_KERNEL)
 #endif
 
+/*
+ * No OpenPGP keys are built into the builtin keyring out of tree (in
+ * tree: CONFIG_SYSTEM_OPENPGP_KEYS, certs/system_keyring.c).  Renamed, so
+ * that a kernel with the series, which declares the function, builds too.
+ */
+#define load_system_openpgp_keys pgpk_compat_no_builtin_keys
+static inline void pgpk_compat_no_builtin_keys(void)
+{
+}
+
 /* IMA's asymmetric_verify() names no certificate issuer, X.509 does. */
 struct public_key_signature;
 bool pgpk_sig_for_ima(const struct public_key_signature *sig);

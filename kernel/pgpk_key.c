@@ -21,6 +21,7 @@
 #define pr_fmt(fmt) "pgpk: " fmt
 
 #include <crypto/akcipher.h>
+#include <keys/system_keyring.h>
 #include "pgpk.h"
 
 /*
@@ -162,8 +163,7 @@ static int pgpk_self_sigs(const struct pgpk_key *k, struct pgpk_public_key *pk,
 				    min(pk->bound, info->h.created);
 		pk->ima |= !ret && i == 1 && info->h.marked;
 		*named |= !ret && !i && info->type != PGPK_SIG_DIRECT_KEY;
-		if (!IS_ERR(info))
-			pgpk_subtype_destroy(NULL, &info->pks);
+		pgpk_subtype_destroy(NULL, IS_ERR(info) ? NULL : &info->pks);
 	}
 	kfree(pri.key);
 	*expires = end == U64_MAX ? 0 : end;
@@ -217,10 +217,8 @@ static int pgpk_key_load(struct key_preparsed_payload *prep,
 				  PGPK_KEYID_LEN, keyid, expires);
 	if (!ret && !try_module_get(THIS_MODULE))
 		ret = -ENODEV;	/* the key's subtype is our code */
-	if (ret) {
-		kfree(pk);
-		if (!IS_ERR_OR_NULL(auth))
-			pgpk_subtype_destroy(NULL, &auth->pks);
+	if (ret) {	/* pk has no key yet */
+		pgpk_subtype_destroy(pk, IS_ERR_OR_NULL(auth) ? NULL : &auth->pks);
 		return ret;
 	}
 	prep->payload.data[asym_subtype] = &pgpk_key_subtype;
@@ -323,8 +321,10 @@ static int __init pgpk_init(void)
 	if (ret)
 		goto error_sig;
 	ret = register_asymmetric_key_parser(&pgpk_key_parser);
-	if (!ret)
+	if (!ret) {
+		load_system_openpgp_keys();	/* the builtin keyring's, if any */
 		return 0;
+	}
 	if (IS_ENABLED(CONFIG_OPENPGP_KEY_UPCALL))
 		unregister_key_type(&pgpk_key_type_upcall);
 error_sig:

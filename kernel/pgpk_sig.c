@@ -287,11 +287,9 @@ static int pgpk_subtype_verify(const struct key *key,
 	else
 		why = "a signature pgpk did not frame";
 	ret = why ? ret : pgpk_rsa_verify(&pk->pub, pk->size, sig);
-	if (ret)
-		pgpk_refuse(ret, "key %x: refused %s (encoding %s, %d)",
-			    key_serial(key), why ?: "a signature that does not verify",
-			    sig->encoding ?: "none", ret);
-	return ret;
+	return ret ? pgpk_refuse(ret, "key %x: refused %s (encoding %s, %d)",
+				 key_serial(key), why ?: "a signature that does not verify",
+				 sig->encoding ?: "none", ret) : 0;
 }
 
 /* public_key's subtype, but for what a pgpk key verifies and frees */
@@ -315,7 +313,7 @@ struct asymmetric_key_subtype pgpk_key_subtype = {
  * anyway: this names why).
  */
 static int pgpk_sig_check(const struct pgpk_sig *sig, const u8 *data,
-			  size_t len, struct key *keyring)
+			  size_t len, struct key *ring)
 {
 	const struct pgpk_bytes *id = sig->issuer_fingerprint.data ?
 		&sig->issuer_fingerprint : &sig->issuer_key_id;
@@ -327,7 +325,7 @@ static int pgpk_sig_check(const struct pgpk_sig *sig, const u8 *data,
 	int ret;
 
 	snprintf(ex, sizeof(ex), "ex:%*phN", id->len, id->data);
-	ref = keyring_search(make_key_ref(keyring, true), &key_type_asymmetric,
+	ref = keyring_search(make_key_ref(ring, true), &key_type_asymmetric,
 			     ex, true);
 	if (IS_ERR(ref))
 		return PTR_ERR(ref) == -ENOMEM ? -ENOMEM : -ENOKEY;
@@ -341,10 +339,28 @@ static int pgpk_sig_check(const struct pgpk_sig *sig, const u8 *data,
 				  sig->type);
 	else
 		ret = PTR_ERR_OR_ZERO(info) ?: verify_signature(key, &info->pks);
-	if (!IS_ERR(info))
-		pgpk_subtype_destroy(NULL, &info->pks);
+	pgpk_subtype_destroy(NULL, IS_ERR(info) ? NULL : &info->pks);
 	key_put(key);
 	return ret;
+}
+
+/*
+ * The signatures of @c over @data by keys of @keyring, judged as gpgv, apt
+ * and pgpk-helper verify do: one whose issuer is not in the keyring is
+ * skipped; any other failure refuses the document; one at least must
+ * verify.  0, -ENOKEY (none by a key there), or the first failure.  The
+ * one rule for pgpk_test and verify_openpgp_signature() in tree.
+ */
+int pgpk_sigs_check(const struct pgpk_canon *c, const u8 *data, size_t len,
+		    struct key *keyring)
+{
+	int i, ret = -ENOKEY, good = 0;
+
+	for (i = 0; i <= c->nr_more && (!ret || ret == -ENOKEY); i++) {
+		ret = pgpk_sig_check(&c->sigs[i], data, len, keyring);
+		good |= !ret;
+	}
+	return ret == -ENOKEY && good ? 0 : ret;
 }
 
 /*
@@ -352,13 +368,11 @@ static int pgpk_sig_check(const struct pgpk_sig *sig, const u8 *data,
  * signature with its content (pgpk-helper sig), the key's payload the
  * content (user_preparse(): at most 32767 octets).  Searched for the
  * issuers: the module's trusted keyring, then the caller's session
- * keyring if he has one (a process of systemd --user may not).  Several
- * signatures are judged as gpgv, apt and pgpk-helper verify do: one
- * whose issuer is not in the keyring is skipped; any other
- * failure refuses the document; one at least must verify.  It never
- * leaves the kernel (trust rule 8): OpenPGP is converted in user space
- * first, which also canonicalises the text of a text signature (RFC 9580
- * 5.2.1.2); the kernel hashes the content as it is given.
+ * keyring if he has one (a process of systemd --user may not), by
+ * pgpk_sigs_check().  It never leaves the kernel (trust rule 8): OpenPGP
+ * is converted in user space first, which also canonicalises the text of
+ * a text signature (RFC 9580 5.2.1.2); the kernel hashes the content as
+ * it is given.
  *
  *	pgpk-helper sig msg.gpg | keyctl padd pgpk_test t @s
  */
@@ -368,7 +382,7 @@ static int pgpk_test_preparse(struct key_preparsed_payload *prep)
 				 current_cred()->session_keyring };
 	const struct pgpk_canon *c;
 	struct pgpk_answer *ans;
-	int ret = -ENOKEY, i, r, good = 0;
+	int ret = -ENOKEY, r;
 
 	ans = pgpk_decode(prep->data, prep->datalen, "canonical signature");
 	if (IS_ERR(ans))
@@ -376,19 +390,12 @@ static int pgpk_test_preparse(struct key_preparsed_payload *prep)
 	c = &ans->canon;
 	if (!PGPK_HAS(c, PGPK_CANON_SIGNATURE) || !PGPK_HAS(c, PGPK_CANON_CONTENT))
 		ret = pgpk_refuse(-EBADMSG, "pgpk_test takes a signature with content");
-	for (r = 0; r < 2 && rings[r] && ret == -ENOKEY && !good; r++)
-		for (i = 0; i <= c->nr_more && ret == -ENOKEY; i++) {
-			ret = pgpk_sig_check(&c->sigs[i], c->content.data,
-					     c->content.len, rings[r]);
-			good |= !ret;
-			ret = ret ?: -ENOKEY;
-		}
-	if (ret == -ENOKEY && good) {
-		/* nothing reads a payload's data after preparse */
-		prep->data = c->content.data;
-		prep->datalen = c->content.len;
-		ret = user_preparse(prep);
-	}
+	/* the content is signed and kept (nothing reads data after preparse) */
+	prep->data = c->content.data;
+	prep->datalen = c->content.len;
+	for (r = 0; r < 2 && rings[r] && ret == -ENOKEY; r++)
+		ret = pgpk_sigs_check(c, prep->data, prep->datalen, rings[r]);
+	ret = ret ?: user_preparse(prep);
 	kfree(ans);
 	return ret;
 }

@@ -14,7 +14,8 @@
 #   $PGPK_KERNEL_CACHE/7.3-pgpk-debug-<key>/
 #     root/boot/vmlinuz-<ver>  root/lib/modules/<ver>  version  buildroot
 #     build-time  ready
-# (key: the commit's tree and the fragment's settings).  The out-of-tree
+# (key: the commit's tree, the fragment's settings and the built-in OpenPGP
+# key, which is copied to $PGPK_UPSTREAM_CACHE/debug/anchors/).  The out-of-tree
 # module is built against $PGPK_UPSTREAM_CACHE/debug/build in the build
 # root, where it is /work/build (tests/vm/kernels.sh binds it there).
 set -eu
@@ -26,8 +27,12 @@ frag=$here/debug-kernel.config
 tree=$(up_base_tree)
 commit=$(git -C "$tree" rev-parse "${1:-pgpk-series}")
 treeid=$(git -C "$tree" rev-parse "$commit^{tree}")
-key=$({ echo "$treeid"; grep -E '^CONFIG_|^# CONFIG_.* is not set$' "$frag"; } |
-	sha256sum | cut -c 1-12)
+# The key built into the builtin trusted keyring (CONFIG_SYSTEM_OPENPGP_KEYS
+# of the fragment): the KUnit CA, which certified the KUnit user
+# (vm-cases/82-builtin-keys).
+anchor=$here/kunit/keys/pgpk_ca.bin
+key=$({ echo "$treeid"; grep -E '^CONFIG_|^# CONFIG_.* is not set$' "$frag"
+	sha256sum <"$anchor"; } | sha256sum | cut -c 1-12)
 dest=$PGPK_KERNEL_CACHE/7.3-pgpk-debug-$key
 if [ -f "$dest/ready" ]; then
 	up_log "$(cat "$dest/version") is built: $dest"
@@ -40,6 +45,8 @@ flock 9
 [ -d "$work/src" ] || git -C "$tree" worktree add -q --detach "$work/src" "$commit"
 git -C "$work/src" checkout -q -f --detach "$commit"
 cp "$frag" "$work/debug-kernel.config"
+mkdir -p "$work/anchors"
+cmp -s "$anchor" "$work/anchors/pgpk_ca.pgpk" || cp "$anchor" "$work/anchors/pgpk_ca.pgpk"
 t0=$(date +%s)
 up_log "building the 7.3 debug kernel at $(git -C "$tree" log -1 --format='%h %s' "$commit")" \
 	"(log: $work/build.log)"

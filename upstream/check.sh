@@ -6,8 +6,10 @@
 #   checkpatch  scripts/checkpatch.pl --strict on every patch
 #   kernel-doc  scripts/kernel-doc -Wall -none on every new .c and .h
 #   builds      every patch built (bisection): =y and =m, W=1, in the
-#               Debian 13 build root; any warning in the files the series
-#               touches fails
+#               Debian 13 build root, the directories the series touches
+#               (and kernel/bpf/helpers.o, with CONFIG_BPF_SYSCALL: the
+#               kfunc; the rest of kernel/bpf/ has W=1 errors of its own);
+#               any warning in the files the series touches fails
 #   uapi        CONFIG_UAPI_HEADER_TEST with the series applied
 #   kunit       tools/testing/kunit/kunit.py run (UML) with the suites: a
 #               whole UML kernel, long on 2 shared cores; the suites also
@@ -111,7 +113,8 @@ CONFIG_IMA_APPRAISE=y
 CONFIG_EVM=y
 CONFIG_OPENPGP_TEST_KEY=y
 CONFIG_OPENPGP_KEY_PARSER_KUNIT_TEST=y
-CONFIG_OPENPGP_KEY_UPCALL=y"
+CONFIG_OPENPGP_KEY_UPCALL=y
+CONFIG_BPF_SYSCALL=y"
 frag_y="$frag_common
 CONFIG_ASYMMETRIC_PUBLIC_KEY_SUBTYPE=y
 CONFIG_X509_CERTIFICATE_PARSER=y
@@ -137,7 +140,8 @@ build_in() {
 		[ -f \$o/.config ] || make O=\$o x86_64_defconfig >/dev/null
 		scripts/kconfig/merge_config.sh -m -O \$o \$o/.config \$o/frag.config >/dev/null
 		make O=\$o olddefconfig >/dev/null
-		make O=\$o -j2 W=1 crypto/asymmetric_keys/ security/integrity/ certs/ 2>&1"
+		make O=\$o -j2 W=1 crypto/asymmetric_keys/ security/integrity/ certs/ \
+			kernel/bpf/helpers.o 2>&1"
 }
 
 step_builds() {
@@ -156,7 +160,7 @@ step_builds() {
 			fi
 			# Warnings in what the series touches (W=1).
 			warn=$(grep -E 'warning:' "$log" | grep -E \
-				'pgpk|public_key|asymmetric_type|x509_cert_parser|pkcs7_parser|digsig_asymmetric' |
+				'pgpk|public_key|asymmetric_type|x509_cert_parser|pkcs7_parser|digsig_asymmetric|system_keyring|helpers\.c' |
 				sort -u)
 			if [ -n "$warn" ]; then
 				result FAIL "build/$i=$kind" "$(echo "$warn" | head -n 1)"

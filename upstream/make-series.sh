@@ -21,7 +21,15 @@
 #   4. KUnit suites (upstream/kunit/, with the fuzz corpus's regression
 #      inputs: upstream/kunit/gen-corpus.py)
 #   5. the kselftest (upstream/selftests/keys/)
-#   6. [RFC] the upcall: kernel/pgpk_upcall.c and OPENPGP_KEY_UPCALL
+#   6. system_trusted_keyring() in certs/ (upstream/intree/system-keyring.diff)
+#   7. verify_openpgp_signature() and its KUnit suite (upstream/intree/
+#      pgpk_verify*.c, verification.diff, Makefile.verify)
+#   8. its user, the BPF kfunc bpf_verify_openpgp_signature()
+#      (upstream/intree/bpf.diff)
+#   9. CONFIG_SYSTEM_OPENPGP_KEYS (upstream/intree/builtin-keys.diff,
+#      upstream/abi/pgpk-system.rst), and the parser's call that loads
+#      them, which step 3 leaves out
+#  10. [RFC] the upcall: kernel/pgpk_upcall.c and OPENPGP_KEY_UPCALL
 # each committed with its message from upstream/messages/ and a
 # Signed-off-by of git's user.name and user.email (PGPK_SIGNOFF="Name
 # <mail>" to override); then git format-patch with the cover letter.
@@ -178,10 +186,24 @@ git add -f include/uapi/linux/pgpk.h Documentation/crypto/pgpk.rst \
 	Documentation/crypto/index.rst MAINTAINERS
 commit "$here/messages/05-abi.txt"
 
-# 3. the module
+# 3. the module, without the call that loads the builtin keyring's OpenPGP
+# keys (patch 12 adds it, with the function)
 for f in $MODULE; do
 	cp "$k/$f" crypto/asymmetric_keys/
 done
+python3 - crypto/asymmetric_keys/pgpk_key.c <<'EOF_PY' || up_die "kernel/pgpk_key.c: no load_system_openpgp_keys() call to leave out of patch 6"
+import sys
+p = sys.argv[1]
+s = open(p).read()
+inc = "#include <keys/system_keyring.h>\n"
+call = "\tif (!ret) {\n" \
+       "\t\tload_system_openpgp_keys();\t/* the builtin keyring's, if any */\n" \
+       "\t\treturn 0;\n\t}\n"
+if s.count(inc) != 1 or s.count(call) != 1:
+    sys.exit(1)
+s = s.replace(inc, "").replace(call, "\tif (!ret)\n\t\treturn 0;\n")
+open(p, "w").write(s)
+EOF_PY
 # Kconfig: after the PKCS#7 test key; Makefile: at the end.
 kconfig_after PKCS7_TEST_KEY "$here/intree/Kconfig.pgpk"
 cat "$here/intree/Makefile.pgpk" >>crypto/asymmetric_keys/Makefile
@@ -211,13 +233,44 @@ maintainers tools/testing/selftests/keys/
 git add -f tools/testing/selftests
 commit "$here/messages/08-selftest.txt"
 
-# 6. the upcall (RFC)
+# apply DIFF: a diff of upstream/intree/ (made against the series so far)
+apply() {
+	git apply --index "$here/intree/$1" || up_die "upstream/intree/$1 does not apply"
+}
+
+# 6. the system keyrings for other verifiers (certs/)
+apply system-keyring.diff
+commit "$here/messages/09-system-keyring.txt"
+
+# 7. verify_openpgp_signature(), with its KUnit suite
+cp "$here/intree/pgpk_verify.c" "$here/intree/pgpk_verify_kunit.c" crypto/asymmetric_keys/
+apply verification.diff
+cat "$here/intree/Makefile.verify" >>crypto/asymmetric_keys/Makefile
+maintainers crypto/asymmetric_keys/pgpk_verify.c \
+	crypto/asymmetric_keys/pgpk_verify_kunit.c
+git add -f crypto/asymmetric_keys
+commit "$here/messages/10-verify.txt"
+
+# 8. its in-tree user: the BPF kfunc
+apply bpf.diff
+commit "$here/messages/11-bpf.txt"
+
+# 9. OpenPGP keys in the builtin trusted keyring: certs/, the
+# documentation, and the parser's call
+apply builtin-keys.diff
+cat "$here/abi/pgpk-system.rst" >>Documentation/crypto/pgpk.rst
+cp "$k/pgpk_key.c" crypto/asymmetric_keys/
+maintainers certs/system_openpgp_keys.S
+git add -f Documentation/crypto/pgpk.rst crypto/asymmetric_keys certs
+commit "$here/messages/12-builtin-keys.txt"
+
+# 10. the upcall (RFC)
 cp "$k/$UPCALL" crypto/asymmetric_keys/
 kconfig_after OPENPGP_KEY_PARSER_KUNIT_TEST "$here/intree/Kconfig.upcall"
 cat "$here/intree/Makefile.upcall" >>crypto/asymmetric_keys/Makefile
 maintainers "crypto/asymmetric_keys/$UPCALL"
 git add -f crypto/asymmetric_keys
-commit "$here/messages/09-upcall.txt"
+commit "$here/messages/13-upcall.txt"
 
 # --- the patches ---
 rm -rf "$out"

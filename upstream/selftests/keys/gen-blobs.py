@@ -4,7 +4,9 @@
 and signatures (include/uapi/linux/pgpk.h) made from fresh RSA keys.
 
 usage: gen-blobs.py > keys_pgpk_blobs.h
-       gen-blobs.py --raw DIR   (each blob as DIR/NAME.bin: upstream/kunit/)
+       gen-blobs.py --raw DIR   (the CA, the user, and the user's detached
+                                signature of "Signed by the test user.\n",
+                                each as DIR/NAME.bin: upstream/kunit/)
 
 Everything a blob holds is written out here from RFC 9580 (key packets,
 user ID certifications, document signatures, their trailers and digests)
@@ -132,8 +134,10 @@ def main():
         "pgpk_sig_user": sig_blob(user, data),
         "pgpk_sig_other": sig_blob(other, data),
     }
+    # detached (no content): what verify_openpgp_signature() takes
+    blobs["pgpk_sig_user_detached"] = canon(2, user.sign(0x00, data))
     if sys.argv[1:2] == ["--raw"]:
-        for name in ("pgpk_ca", "pgpk_user"):
+        for name in ("pgpk_ca", "pgpk_user", "pgpk_sig_user_detached"):
             with open(f"{sys.argv[2]}/{name}.bin", "wb") as f:
                 f.write(blobs[name])
         return
