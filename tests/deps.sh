@@ -26,11 +26,14 @@ PGPK_APT_PKG="debhelper dh-dkms dpkg-dev devscripts lintian e2fsprogs"
 # tests/system/run.sh --secure-boot: OVMF's Secure Boot firmware, the EFI
 # system partition (mkfs.vfat, mcopy) and its GPT (sfdisk).
 PGPK_APT_PKG="$PGPK_APT_PKG ovmf mtools dosfstools fdisk"
+# upstream/check.sh: checkpatch.pl's SPDX check (scripts/spdxcheck.py)
+# imports ply and git.
+PGPK_APT_UPSTREAM="python3-ply python3-git"
 
 pgpk_install_deps() {
 	# shellcheck disable=SC2086
 	set -- $PGPK_APT_BUILD $PGPK_APT_KERNEL $PGPK_APT_VM $PGPK_APT_TEST \
-		$PGPK_APT_PKG
+		$PGPK_APT_PKG $PGPK_APT_UPSTREAM
 	missing=""
 	for pkg in "$@"; do
 		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |

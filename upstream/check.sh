@@ -60,6 +60,10 @@ step_am() {
 
 step_checkpatch() {
 	local p n
+	if ! PATH=/usr/bin:$PATH python3 -c 'import ply, git' 2>/dev/null; then
+		result FAIL checkpatch "checkpatch's SPDX check needs python3-ply and python3-git: apt-get install python3-ply python3-git (tests/deps.sh)"
+		return
+	fi
 	for p in $patches; do
 		n=$(basename "$p" .patch)
 		if (cd "$wt" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --quiet \
