@@ -63,6 +63,22 @@ def mpi(x):
     return struct.pack(">H", x.bit_length()) + b
 
 
+def subpackets(area):
+    """(type without the critical bit, data) of each subpacket of a
+    signature's subpacket area (RFC 9580 5.2.3.7)."""
+    i = 0
+    while i < len(area):
+        o = area[i]
+        if o < 192:
+            n, i = o, i + 1
+        elif o < 255:
+            n, i = ((o - 192) << 8) + area[i + 1] + 192, i + 2
+        else:
+            n, i = struct.unpack(">I", area[i + 1:i + 5])[0], i + 5
+        yield area[i] & 0x7F, area[i + 1:i + n]
+        i += n
+
+
 def newest_signature_time(buf):
     """The newest creation time (hashed subpacket 2) of the v4
     signatures among buf's packets, or 0."""
@@ -70,18 +86,8 @@ def newest_signature_time(buf):
     for tag, _, body in packets(buf):
         if tag != 2 or body[0] != 4:
             continue
-        end = 6 + struct.unpack(">H", body[4:6])[0]
-        i = 6
-        while i < end:
-            o = body[i]
-            if o < 192:
-                n, i = o, i + 1
-            elif o < 255:
-                n, i = ((o - 192) << 8) + body[i + 1] + 192, i + 2
-            else:
-                n, i = struct.unpack(">I", body[i + 1:i + 5])[0], i + 5
-            if body[i] & 0x7F == 2 and n == 5:
-                newest = max(newest,
-                             struct.unpack(">I", body[i + 1:i + 5])[0])
-            i += n
+        hashed = body[6:6 + struct.unpack(">H", body[4:6])[0]]
+        for typ, data in subpackets(hashed):
+            if typ == 2 and len(data) == 4:
+                newest = max(newest, struct.unpack(">I", data)[0])
     return newest

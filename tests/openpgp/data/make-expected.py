@@ -20,6 +20,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "lib"))
 from pgpk_wire import MAGIC, f_bytes, f_varint, varint  # noqa: E402,F401
+from pgpk_openpgp import subpackets  # noqa: E402
 
 
 def packets(path):
@@ -57,20 +58,6 @@ def openssl_rsa(fpr):
 
 def be(b):
     return int.from_bytes(b, "big")
-
-
-def subpackets(area):
-    i = 0
-    while i < len(area):
-        o = area[i]
-        if o < 192:
-            n, i = o, i + 1
-        elif o < 255:
-            n, i = ((o - 192) << 8) + area[i + 1] + 192, i + 2
-        else:
-            n, i = be(area[i + 1:i + 5]), i + 5
-        yield area[i] & 0x7F, area[i + 1:i + n]
-        i += n
 
 
 def sig_fields(body):

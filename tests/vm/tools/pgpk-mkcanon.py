@@ -33,6 +33,7 @@ import os
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "lib"))
 from pgpk_wire import MAGIC, f_bytes, f_varint, varint  # noqa: E402,F401
+from pgpk_openpgp import subpackets  # noqa: E402
 
 
 def dearmor(data):
@@ -121,20 +122,6 @@ def key_material(body):
     e, p = mpi(body, p)
     return ver, (f_varint(1, ver) + f_varint(2, created) + f_varint(3, algo)
                  + f_bytes(4, n) + f_bytes(5, e))
-
-
-def subpackets(area):
-    p = 0
-    while p < len(area):
-        l0 = area[p]
-        if l0 < 192:
-            n, p = l0, p + 1
-        elif l0 < 255:
-            n, p = ((l0 - 192) << 8) + area[p + 1] + 192, p + 2
-        else:
-            n, p = int.from_bytes(area[p + 1:p + 5], "big"), p + 5
-        yield area[p] & 0x7F, area[p + 1:p + n]
-        p += n
 
 
 def signature(body, base=None, say_expires=False):
