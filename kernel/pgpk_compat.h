@@ -90,13 +90,18 @@ extern const char *const pgpk_compat_encoding;
 
 /*
  * No OpenPGP keys are built into the builtin keyring out of tree (in
- * tree: CONFIG_SYSTEM_OPENPGP_KEYS, certs/system_keyring.c).  Renamed, so
- * that a kernel with the series, which declares the function, builds too.
+ * tree: CONFIG_SYSTEM_OPENPGP_KEYS, certs/system_keyring.c).  A kernel
+ * with the series (Kbuild: PGPK_HAVE_SYSTEM_OPENPGP_KEYS) declares the
+ * function where its parser may load them, and this module does not:
+ * renamed; elsewhere its <keys/system_keyring.h> has the empty inline.
  */
+#if !defined(PGPK_HAVE_SYSTEM_OPENPGP_KEYS) || \
+	(defined(CONFIG_SYSTEM_TRUSTED_KEYRING) && IS_ENABLED(CONFIG_OPENPGP_KEY_PARSER))
 #define load_system_openpgp_keys pgpk_compat_no_builtin_keys
 static inline void pgpk_compat_no_builtin_keys(void)
 {
 }
+#endif
 
 /* IMA's asymmetric_verify() names no certificate issuer, X.509 does. */
 struct public_key_signature;

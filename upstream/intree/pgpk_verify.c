@@ -50,6 +50,7 @@ int verify_openpgp_signature(const void *data, size_t len,
 {
 	const struct pgpk_canon *c;
 	struct pgpk_answer *ans;
+	void *blob;
 	int ret;
 
 	if (usage == VERIFYING_KEY_SIGNATURE ||
@@ -59,9 +60,22 @@ int verify_openpgp_signature(const void *data, size_t len,
 	trusted_keys = system_trusted_keyring(trusted_keys);
 	if (IS_ERR(trusted_keys))
 		return PTR_ERR(trusted_keys);
-	ans = pgpk_decode(raw_sig, sig_len, "canonical signature");
-	if (IS_ERR(ans))
+	/*
+	 * The decoded signature points into its blob, which is read more than
+	 * once (checked, then hashed): a copy no one else can change, as a
+	 * BPF program's map memory can be.
+	 */
+	if (sig_len > PGPK_MAX_BLOB)
+		return pgpk_refuse(-EBADMSG, "%s() takes at most %d octets of signature",
+				   __func__, PGPK_MAX_BLOB);
+	blob = kmemdup(raw_sig, sig_len, GFP_KERNEL);
+	if (!blob)
+		return -ENOMEM;
+	ans = pgpk_decode(blob, sig_len, "canonical signature");
+	if (IS_ERR(ans)) {
+		kfree(blob);
 		return PTR_ERR(ans);
+	}
 	c = &ans->canon;
 	if (!PGPK_HAS(c, PGPK_CANON_SIGNATURE) || PGPK_HAS(c, PGPK_CANON_CONTENT))
 		ret = pgpk_refuse(-EBADMSG, "%s() takes a signature without content",
@@ -69,6 +83,7 @@ int verify_openpgp_signature(const void *data, size_t len,
 	else
 		ret = pgpk_sigs_check(c, data, len, trusted_keys);
 	kfree(ans);
+	kfree(blob);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(verify_openpgp_signature);
