@@ -83,6 +83,26 @@ pgpk_unload() {
 	! pgpk_loaded || pgpk_fail "pgpk still in /proc/modules after rmmod"
 }
 
+# pgpk_unload_unless_builtin: rmmod pgpk, which must succeed, unless
+# .builtin_trusted_keys holds an OpenPGP key (CONFIG_SYSTEM_OPENPGP_KEYS,
+# upstream/vm-cases/82-builtin-keys): such keys pin the module, as any
+# OpenPGP key does, and rmmod must then fail.
+pgpk_unload_unless_builtin() {
+	_b=$(awk '$9 == ".builtin_trusted_keys:" { print $1 }' /proc/keys)
+	_pinned=
+	for _k in $([ -n "$_b" ] && keyctl rlist "$(printf '%d' "0x$_b")" 2>/dev/null); do
+		awk -v id="$(printf '%08x' "$_k")" '$1 == id && / PGP[.]/ { f = 1 }
+			END { exit !f }' /proc/keys && _pinned=1
+	done
+	if [ -n "$_pinned" ]; then
+		pgpk_run rmmod pgpk &&
+			pgpk_fail "pgpk unloaded while .builtin_trusted_keys holds its keys"
+	else
+		expect_ok rmmod pgpk
+	fi
+	return 0
+}
+
 # pgpk_fake_helper DIR: until the case exits, upcalls are answered by
 # tools/pgpk-fake-helper.sh from DIR (answers named by the SHA-256 of the
 # submitted OpenPGP bytes: pgpk_sha256 FILE) instead of pgpk-helper.

@@ -23,20 +23,5 @@ chmod 0755 /
 cp "$sel" /tmp/keys_pgpk && chmod 755 /tmp/keys_pgpk
 expect_ok su -s /bin/sh nobody -c /tmp/keys_pgpk
 echo "$PGPK_OUT" | tail -n 3
-# Does .builtin_trusted_keys hold an OpenPGP key (CONFIG_SYSTEM_OPENPGP_KEYS,
-# 82-builtin-keys)?  Such keys pin the module, as any OpenPGP key does.
-builtin_openpgp() {
-	_b=$(awk '$9 == ".builtin_trusted_keys:" { print $1 }' /proc/keys)
-	[ -n "$_b" ] || return 1
-	for _k in $(keyctl rlist "$(printf '%d' "0x$_b")" 2>/dev/null); do
-		awk -v id="$(printf '%08x' "$_k")" '$1 == id && / PGP[.]/ { f = 1 }
-			END { exit !f }' /proc/keys && return 0
-	done
-	return 1
-}
-if builtin_openpgp; then
-	pgpk_run rmmod pgpk && pgpk_fail "pgpk unloaded while .builtin_trusted_keys holds its keys"
-else
-	expect_ok rmmod pgpk
-fi
+pgpk_unload_unless_builtin
 exit 0
