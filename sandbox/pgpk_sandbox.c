@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/capability.h>
 #include <linux/seccomp.h>
@@ -332,4 +333,58 @@ enum pgpk_sandbox_step pgpk_sandbox_enter(const struct pgpk_sandbox *sb,
 					  int in_fd, int out_fd)
 {
 	return pgpk_sandbox_enter_with(sb, in_fd, out_fd, NULL, NULL);
+}
+
+uint64_t pgpk_monotonic_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+void pgpk_watchdog_start(struct pgpk_watchdog *w, pid_t pid,
+			 unsigned int budget_ms)
+{
+	*w = (struct pgpk_watchdog){
+		.start_us = pgpk_monotonic_us(),
+		.budget_us = (uint64_t)budget_ms * 1000,
+	};
+	w->have_clock = !clock_getcpuclockid(pid, &w->clock);
+	w->wall_us = w->have_clock ? w->budget_us * PGPK_WATCHDOG_WALL_FACTOR :
+				     w->budget_us;
+}
+
+/*
+ * A child's CPU time grows at most as fast as the wall clock per thread:
+ * the budget left is the longest sleep for one thread; a child of N
+ * threads may overshoot by N - 1 times that, hence the cap.
+ */
+#define PGPK_WATCHDOG_MAX_WAIT_MS 100
+
+enum pgpk_watchdog_state pgpk_watchdog_check(struct pgpk_watchdog *w,
+					     int *wait_ms)
+{
+	struct timespec ts;
+	uint64_t now, left;
+
+	*wait_ms = -1;
+	if (!w->budget_us)
+		return PGPK_WATCHDOG_RUNNING;
+	/* A reaped child has no clock: what was last read stands. */
+	if (w->have_clock && !clock_gettime(w->clock, &ts))
+		w->cpu_us = (uint64_t)ts.tv_sec * 1000000 +
+			    (uint64_t)ts.tv_nsec / 1000;
+	now = pgpk_monotonic_us() - w->start_us; /* since the start */
+	if (w->cpu_us >= w->budget_us)
+		return PGPK_WATCHDOG_CPU;
+	if (now >= w->wall_us)
+		return PGPK_WATCHDOG_STALLED;
+	left = w->budget_us - w->cpu_us;
+	if (left > w->wall_us - now)
+		left = w->wall_us - now;
+	left = (left + 999) / 1000;
+	*wait_ms = left < PGPK_WATCHDOG_MAX_WAIT_MS ? (int)left :
+						      PGPK_WATCHDOG_MAX_WAIT_MS;
+	return PGPK_WATCHDOG_RUNNING;
 }

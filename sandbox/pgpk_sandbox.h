@@ -45,7 +45,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 #include <sys/types.h>
 #include <linux/filter.h>
 
@@ -146,6 +148,46 @@ enum pgpk_sandbox_step pgpk_sandbox_enter_with(const struct pgpk_sandbox *sb,
 					       int (*before_filter)(void *arg),
 					       void *arg);
 const char *pgpk_sandbox_step_str(enum pgpk_sandbox_step step);
+
+/*
+ * Parent side: the watchdog over a child, one rule for every caller (the
+ * upcall's broker, the commands).  The child is killed once it has used
+ * its budget of CPU time: its own work, whatever else the machine runs,
+ * so that one user's load cannot make another user's parse time out
+ * (the kernel's upcall_timeout, a wall-clock bound longer than the
+ * budget, is the upcall's only other one).  A child that uses no CPU
+ * and never ends (blocked on a futex: the filter lets it wait) is killed
+ * after PGPK_WATCHDOG_WALL_FACTOR times its budget of wall-clock time;
+ * so is every child where its CPU-time clock cannot be read.
+ */
+#define PGPK_WATCHDOG_WALL_FACTOR 4
+
+enum pgpk_watchdog_state {
+	PGPK_WATCHDOG_RUNNING,
+	PGPK_WATCHDOG_CPU, /* it used its budget of CPU time */
+	PGPK_WATCHDOG_STALLED, /* no end in the wall-clock bound */
+};
+
+struct pgpk_watchdog {
+	clockid_t clock; /* the child's CPU-time clock */
+	bool have_clock;
+	uint64_t start_us; /* CLOCK_MONOTONIC, when it was started */
+	uint64_t budget_us; /* of CPU time; 0: no watchdog */
+	uint64_t wall_us; /* the wall-clock bound, from start_us */
+	uint64_t cpu_us; /* the child's CPU time when last looked at */
+};
+
+/* Watch child @pid from now on, with @budget_ms of CPU time (0: none). */
+void pgpk_watchdog_start(struct pgpk_watchdog *w, pid_t pid,
+			 unsigned int budget_ms);
+/*
+ * Look at the child: PGPK_WATCHDOG_RUNNING with *wait_ms the longest to
+ * sleep before looking again (-1: no bound), or why to kill it.
+ */
+enum pgpk_watchdog_state pgpk_watchdog_check(struct pgpk_watchdog *w,
+					     int *wait_ms);
+/* Microseconds of CLOCK_MONOTONIC. */
+uint64_t pgpk_monotonic_us(void);
 
 /*
  * How every pgpk process initialises OpenSSL, before any other OpenSSL

@@ -221,16 +221,9 @@ struct pgpk_exchange {
 	size_t answer_len;
 	size_t answer_cap;
 	bool too_large;
-	bool timed_out;
+	struct pgpk_watchdog dog;
+	enum pgpk_watchdog_state killed; /* by the watchdog, if not RUNNING */
 };
-
-static uint64_t pgpk_now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
-}
 
 static void pgpk_close(int *fd)
 {
@@ -330,19 +323,19 @@ static void pgpk_exchange_reap_nohang(struct pgpk_exchange *x)
 
 /*
  * Feed the input, collect the answer, and wait for the child's exit, all
- * before the deadline.  Returns with the child reaped (killed if late or
- * over the size bound).
+ * within @budget_ms of its CPU time (pgpk_watchdog_check()).  Returns
+ * with the child reaped (killed if over its budget or the size bound).
  */
 static void pgpk_exchange_run(struct pgpk_exchange *x, const uint8_t *data,
-			      size_t len, uint64_t deadline)
+			      size_t len, unsigned int budget_ms)
 {
 	size_t sent = 0;
 
+	pgpk_watchdog_start(&x->dog, x->pid, budget_ms);
 	for (;;) {
 		struct pollfd fds[3];
 		nfds_t nfds = 0;
 		int idx_in = -1, idx_out = -1;
-		uint64_t now = pgpk_now_us();
 		int wait_ms;
 
 		if (x->to_child >= 0 && sent == len)
@@ -352,11 +345,9 @@ static void pgpk_exchange_run(struct pgpk_exchange *x, const uint8_t *data,
 			if (x->reaped)
 				break;
 		}
-		if (now >= deadline) {
-			x->timed_out = true;
+		x->killed = pgpk_watchdog_check(&x->dog, &wait_ms);
+		if (x->killed != PGPK_WATCHDOG_RUNNING)
 			break;
-		}
-		wait_ms = (int)((deadline - now + 999) / 1000);
 		if (x->to_child >= 0) {
 			idx_in = (int)nfds;
 			fds[nfds++] =
@@ -421,8 +412,19 @@ static int pgpk_exchange_ended(const struct pgpk_exchange *x, char *why,
 {
 	int code;
 
-	if (x->timed_out) {
-		snprintf(why, why_len, "parser killed by the watchdog");
+	if (x->killed == PGPK_WATCHDOG_CPU) {
+		snprintf(
+			why, why_len,
+			"parser killed by the watchdog: %llu ms of CPU time (--timeout-ms)",
+			(unsigned long long)x->dog.cpu_us / 1000);
+		return ETIMEDOUT;
+	}
+	if (x->killed == PGPK_WATCHDOG_STALLED) {
+		snprintf(
+			why, why_len,
+			"parser killed by the watchdog: no end in %llu ms, %llu ms of CPU time",
+			(unsigned long long)x->dog.wall_us / 1000,
+			(unsigned long long)x->dog.cpu_us / 1000);
 		return ETIMEDOUT;
 	}
 	if (x->too_large) {
@@ -749,7 +751,6 @@ static int pgpk_broker_exchange(const struct pgpk_broker *broker,
 	const struct pgpk_sandbox *sb = broker->sandbox;
 	char *why = res->reason;
 	size_t why_len = sizeof(res->reason);
-	uint64_t start;
 	int ret;
 
 	if (len > policy->max_input) {
@@ -768,14 +769,14 @@ static int pgpk_broker_exchange(const struct pgpk_broker *broker,
 	if (!sb) {
 		struct pgpk_sandbox_conf conf = {
 			.user = policy->sandbox_user,
-			.cpu_seconds = (policy->timeout_ms + 999) / 1000,
+			/* a backstop: the watchdog kills at timeout_ms */
+			.cpu_seconds = policy->timeout_ms / 1000 + 1,
 		};
 
 		if (pgpk_sandbox_prepare(own, &conf, why, why_len))
 			return ECHILD;
 		sb = own;
 	}
-	start = pgpk_now_us();
 	/* Room for any frame the parser may write: the size bound of an
 	 * answer is the policy's, checked once it is decoded (EMSGSIZE). */
 	x->answer_cap = PGPK_MAX_BLOB + PGPK_ANSWER_HDR;
@@ -787,8 +788,7 @@ static int pgpk_broker_exchange(const struct pgpk_broker *broker,
 	ret = pgpk_spawn(broker, sb, req, now, x, why, why_len);
 	if (ret)
 		return -ret;
-	pgpk_exchange_run(x, data, len,
-			  start + (uint64_t)policy->timeout_ms * 1000);
+	pgpk_exchange_run(x, data, len, policy->timeout_ms);
 	return 0;
 }
 
@@ -894,7 +894,7 @@ static void pgpk_run_begin(const struct pgpk_broker *broker,
 		.pidfd = -1,
 	};
 	run->now = broker->now ? broker->now : (int64_t)time(NULL);
-	run->start = pgpk_now_us();
+	run->start = pgpk_monotonic_us();
 	/* A dead child must not kill us; it must stay reapable (SIGCHLD
 	 * ignored by whoever started us would auto-reap it). */
 	sigaction(SIGPIPE, &ign, &run->old_pipe);
@@ -922,7 +922,7 @@ int pgpk_broker_run(const struct pgpk_broker *broker,
 	pgpk_run_begin(broker, &run, res);
 	error = pgpk_broker_judge(broker, req, data, len, run.now, &run.own_sb,
 				  &run.x, &blob, &blob_len, res);
-	res->elapsed_us = pgpk_now_us() - run.start;
+	res->elapsed_us = pgpk_monotonic_us() - run.start;
 	pgpk_broker_hand_over(broker, error, blob, blob_len, res);
 	pgpk_run_end(&run);
 	return res->error;
@@ -958,7 +958,7 @@ int pgpk_broker_frames(const struct pgpk_broker *broker,
 		each(ctx, (int)status, payload, plen);
 	}
 	res->error = error;
-	res->elapsed_us = pgpk_now_us() - run.start;
+	res->elapsed_us = pgpk_monotonic_us() - run.start;
 	pgpk_run_end(&run);
 	return error;
 }

@@ -154,8 +154,8 @@ static const struct {
 	{ "--max-input", PGPK_OPT_MAX_INPUT, "N",
 	  "largest OpenPGP input, octets [1048576]" },
 	{ "--timeout-ms", PGPK_OPT_TIMEOUT_MS, "N",
-	  "parser watchdog, milliseconds, below the module's upcall_timeout"
-	  " [2000]" },
+	  "parser watchdog, milliseconds of its CPU time, below the module's"
+	  " upcall_timeout [2000]" },
 	{ "--negative-timeout", PGPK_OPT_NEGATIVE_TIMEOUT, "N",
 	  "obsolete, ignored (the kernel caches no refusal)" },
 	{ "--sandbox-user", PGPK_OPT_SANDBOX_USER, "USER",

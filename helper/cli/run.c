@@ -47,7 +47,11 @@
 #define PGPK_RUN_EXIT_SANDBOX 64 /* + the failed pgpk_sandbox_step */
 #define PGPK_RUN_EXIT_REPLY 90 /* its frames could not be set up */
 
-/* The child's CPU time and memory: a hostile input cannot hang it. */
+/*
+ * The child's CPU time and memory: a hostile input cannot hang it.  The
+ * CPU bound is RLIMIT_CPU's when --timeout-ms gives the watchdog none,
+ * or is longer.
+ */
 #define PGPK_RUN_CPU_SECONDS 60
 #define PGPK_RUN_ADDRESS_SPACE (1024UL << 20)
 
@@ -56,7 +60,8 @@
  * Tests only (//tests/cli:pgpk-test-hooks, never the installed program):
  * PGPK_TEST_PARSER=crash kills the parser with SIGSEGV, =syscall makes it
  * call open() (SIGSYS from the filter), =wait makes it wait for a byte on
- * its fd 0, the command's stdin, so that a test can look at it.
+ * its fd 0, the command's stdin, so that a test can look at it, =spin
+ * makes it spin (the watchdog's CPU-time bound).
  */
 static void pgpk_run_test_hook(const char *hook)
 {
@@ -71,6 +76,8 @@ static void pgpk_run_test_hook(const char *hook)
 		open("/etc/passwd", O_RDONLY);
 	if (!strcmp(hook, "wait") && read(0, &c, 1) < 0)
 		_exit(PGPK_RUN_EXIT_REPLY);
+	while (!strcmp(hook, "spin"))
+		;
 }
 #endif
 
@@ -279,55 +286,55 @@ static bool pgpk_run_take(struct pgpk_run *run, const uint8_t *p, size_t n)
 	return !run->refused;
 }
 
-static uint64_t pgpk_run_now_ms(void)
+/*
+ * Read the child's frames until EOF or a refusal; or until the watchdog
+ * says to kill it (pgpk_watchdog_check(): @timeout ms of its CPU time,
+ * 0 for none), which it returns.
+ */
+static enum pgpk_watchdog_state pgpk_run_relay(struct pgpk_run *run, int fd,
+					       struct pgpk_watchdog *dog)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-/* Read the child's frames until EOF, the deadline, or a refusal. */
-static bool pgpk_run_relay(struct pgpk_run *run, int fd, unsigned int timeout)
-{
-	uint64_t deadline = timeout ? pgpk_run_now_ms() + timeout : 0;
-	uint8_t buf[65536];
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	enum pgpk_watchdog_state state;
+	uint8_t buf[65536];
 	ssize_t n;
 	int wait;
 
 	for (;;) {
-		if (deadline) {
-			uint64_t now = pgpk_run_now_ms();
-
-			if (now >= deadline)
-				return false;
-			wait = (int)(deadline - now);
-			if (poll(&pfd, 1, wait) == 0)
-				return false;
-		}
+		state = pgpk_watchdog_check(dog, &wait);
+		if (state != PGPK_WATCHDOG_RUNNING)
+			return state;
+		n = poll(&pfd, 1, wait);
+		if (n == 0 || (n < 0 && errno == EINTR))
+			continue;
 		n = read(fd, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
-			return true;
-		if (!pgpk_run_take(run, buf, (size_t)n))
-			return true;
+		if (n <= 0 || !pgpk_run_take(run, buf, (size_t)n))
+			return PGPK_WATCHDOG_RUNNING;
 	}
 }
 
 /* How the child ended, said; its status if it ended well. */
-static int pgpk_run_verdict(struct pgpk_run *run, int wstatus, bool in_time,
-			    unsigned int timeout)
+static int pgpk_run_verdict(struct pgpk_run *run, int wstatus,
+			    const struct pgpk_watchdog *dog,
+			    enum pgpk_watchdog_state killed)
 {
 	int code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
 
 	if (run->line_len)
 		pgpk_run_line(run);
-	if (!in_time) {
+	if (killed == PGPK_WATCHDOG_CPU) {
 		pgpk_cli_err(
-			"the sandboxed parser did not finish within %u ms (--timeout-ms): killed",
-			timeout);
+			"the sandboxed parser used %llu ms of CPU time (--timeout-ms): killed",
+			(unsigned long long)dog->cpu_us / 1000);
+		return 2;
+	}
+	if (killed == PGPK_WATCHDOG_STALLED) {
+		pgpk_cli_err(
+			"the sandboxed parser did not finish within %llu ms, with %llu ms of CPU time: killed",
+			(unsigned long long)dog->wall_us / 1000,
+			(unsigned long long)dog->cpu_us / 1000);
 		return 2;
 	}
 	if (run->why) {
@@ -371,14 +378,17 @@ int pgpk_cli_sandboxed(const struct pgpk_cli_child *c)
 	struct pgpk_sandbox_conf conf = {
 		.user = c->sandbox_user,
 		.address_space = PGPK_RUN_ADDRESS_SPACE,
-		.cpu_seconds = PGPK_RUN_CPU_SECONDS,
+		.cpu_seconds = c->timeout_ms / 1000 < PGPK_RUN_CPU_SECONDS ?
+				       PGPK_RUN_CPU_SECONDS :
+				       c->timeout_ms / 1000 + 1,
 		.lazy_crypto = true,
 	};
 	struct pgpk_run run = { .c = c, .status = -1, .tty = isatty(1) };
 	struct pgpk_sandbox sb;
 	int in[2], out[2], wstatus = 0, ret;
 	char msg[256];
-	bool in_time;
+	enum pgpk_watchdog_state killed;
+	struct pgpk_watchdog dog;
 	pid_t pid;
 
 	if (pgpk_sandbox_prepare(&sb, &conf, msg, sizeof(msg))) {
@@ -408,13 +418,14 @@ int pgpk_cli_sandboxed(const struct pgpk_cli_child *c)
 		close(out[0]);
 		return 2;
 	}
-	in_time = pgpk_run_relay(&run, out[0], c->timeout_ms);
-	if (!in_time || run.refused)
+	pgpk_watchdog_start(&dog, pid, c->timeout_ms);
+	killed = pgpk_run_relay(&run, out[0], &dog);
+	if (killed != PGPK_WATCHDOG_RUNNING || run.refused)
 		kill(pid, SIGKILL);
 	close(out[0]);
 	while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
 		;
-	ret = pgpk_run_verdict(&run, wstatus, in_time, c->timeout_ms);
+	ret = pgpk_run_verdict(&run, wstatus, &dog, killed);
 	free(run.payload);
 	pgpk_sandbox_release(&sb);
 	return ret;

@@ -18,7 +18,9 @@
  * rejects it with an errno for PGPK_REJECT_TIMEOUT seconds.  One log line
  * per request says which, naming the requester (the key's owner).  The
  * kernel waits at most its upcall_timeout (module parameter, 5 s by
- * default): --timeout-ms must stay below it.
+ * default): --timeout-ms, the parser's budget of CPU time, must stay
+ * below it; a stalled parser is the kernel's to end (it kills the
+ * helper, and the parser dies with it).
  *
  * Before it reads the OpenPGP bytes, the request takes one of its
  * requester's --max-per-uid slots (4) for the rest of the process, at
@@ -216,14 +218,6 @@ static int pgpk_upcall_level(int error)
 	return LOG_ERR;
 }
 
-static uint64_t pgpk_upcall_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec;
-}
-
 /*
  * A line about this request, naming its requester ("uid ?" before he is
  * known); at most PGPK_QUOTA_LOG_BURST in a window for each user
@@ -236,7 +230,8 @@ pgpk_upcall_log(struct pgpk_upcall *up, int priority, const char *fmt, ...)
 	char who[16], line[448];
 	va_list ap;
 
-	if (!pgpk_quota_log_ok(&up->quota, pgpk_upcall_seconds(), &missed))
+	if (!pgpk_quota_log_ok(&up->quota, pgpk_monotonic_us() / 1000000,
+			       &missed))
 		return;
 	if (up->quota.uid == PGPK_QUOTA_UNKNOWN)
 		snprintf(who, sizeof(who), "uid ?");
@@ -256,7 +251,7 @@ pgpk_upcall_log(struct pgpk_upcall *up, int priority, const char *fmt, ...)
 
 /*
  * The module waits upcall_timeout seconds for the answer, then refuses
- * with ETIMEDOUT: a watchdog as long kills the parser too late.
+ * with ETIMEDOUT: a CPU-time budget as long kills the parser too late.
  */
 static void pgpk_upcall_check_timeout(struct pgpk_upcall *up,
 				      const struct pgpk_policy *policy)

@@ -5,7 +5,10 @@
  * a subkey or the wrong kind, too large, or exit without answering.
  * Every case must end in exactly one reject with the documented errno,
  * for PGPK_REJECT_TIMEOUT seconds, within the watchdog time, and never
- * instantiate.  The good cases check the converse: exactly one
+ * instantiate.  The watchdog counts the child's CPU time: a child that
+ * spins is killed at its budget, one that waits longer than the budget
+ * without using CPU time (a loaded machine) is not, one that never ends
+ * is, at the wall-clock bound.  The good cases check the converse: exactly one
  * instantiate, with the very bytes the child framed.  Also: no fd leaked,
  * no child left behind; and pgpk_broker_frames(), import's exchange, hands
  * over every frame of a well-framed answer and none of a broken one.
@@ -22,6 +25,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/futex.h>
 
 #include "helper/broker/pgpk_broker.h"
 #include "tests/broker/check.h"
@@ -93,6 +97,34 @@ static int child_hang(const struct pgpk_child_ctx *ctx, const uint8_t *in,
 	for (;;)
 		spin++;
 	return 0;
+}
+
+/* Sleep on a futex no one wakes (the filter allows futex): no CPU time. */
+static void pgpk_idle(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+	uint32_t word = 0;
+
+	syscall(SYS_futex, &word, FUTEX_WAIT_PRIVATE, 0, ms ? &ts : NULL);
+}
+
+static int child_stall(const struct pgpk_child_ctx *ctx, const uint8_t *in,
+		       size_t len, int out)
+{
+	for (;;)
+		pgpk_idle(0);
+	return 0;
+}
+
+static int child_answer(const struct pgpk_child_ctx *ctx, const uint8_t *in,
+			size_t len, int out);
+
+/* Twice the budget of wall-clock time, as if the machine were busy. */
+static int child_idle_then_answer(const struct pgpk_child_ctx *ctx,
+				  const uint8_t *in, size_t len, int out)
+{
+	pgpk_idle(2 * PGPK_TEST_TIMEOUT_MS);
+	return child_answer(ctx, in, len, out);
 }
 
 static int child_too_much(const struct pgpk_child_ctx *ctx, const uint8_t *in,
@@ -239,6 +271,7 @@ struct pgpk_env {
 	uint8_t *key_input, *sig_input, *small_input, *uid_input;
 	size_t key_input_len, sig_input_len, small_input_len, uid_input_len;
 	bool nofile_zero; /* no descriptor left for the run */
+	struct pgpk_broker_result last; /* the last case's */
 };
 
 /*
@@ -279,8 +312,9 @@ static void pgpk_run_case(const char *name, struct pgpk_env *env,
 	CHECK(ret == want_error && res.error == want_error,
 	      "%s: got %s, want %s (%s)", name, pgpk_errno_name(ret),
 	      pgpk_errno_name(want_error), res.reason);
-	CHECK(res.elapsed_us <
-		      PGPK_TEST_TIMEOUT_MS * 1000ULL + PGPK_TEST_SLACK_US,
+	CHECK(res.elapsed_us < PGPK_TEST_TIMEOUT_MS * 1000ULL *
+					       PGPK_WATCHDOG_WALL_FACTOR +
+				       PGPK_TEST_SLACK_US,
 	      "%s: took %llu us", name, (unsigned long long)res.elapsed_us);
 	CHECK(!res.ops_error, "%s: ops error %d", name, res.ops_error);
 	if (want_error) {
@@ -311,6 +345,7 @@ static void pgpk_run_case(const char *name, struct pgpk_env *env,
 	       pgpk_errno_name(ret), res.timeout, res.reason,
 	       (unsigned long long)res.elapsed_us);
 	free(rec.blob);
+	env->last = res;
 }
 
 /* The common case: the recording ops. */
@@ -399,8 +434,22 @@ static void pgpk_fault_cases(struct pgpk_env *env)
 		  ECHILD);
 	pgpk_case("hang", env, child_hang, NULL, PGPK_WANT_KEY, in, len,
 		  ETIMEDOUT);
+	CHECK(strstr(env->last.reason, "ms of CPU time (--timeout-ms)") &&
+		      env->last.elapsed_us >= PGPK_TEST_TIMEOUT_MS * 1000ULL,
+	      "hang: not the CPU-time bound: %s", env->last.reason);
 	pgpk_case("answer-then-hang", env, child_answer_then_hang, &key,
 		  PGPK_WANT_KEY, in, len, ETIMEDOUT);
+	pgpk_case("idle-then-answer", env, child_idle_then_answer, &key,
+		  PGPK_WANT_KEY, in, len, 0);
+	CHECK(env->last.elapsed_us >= 2 * PGPK_TEST_TIMEOUT_MS * 1000ULL,
+	      "idle-then-answer: answered after %llu us, not after idling",
+	      (unsigned long long)env->last.elapsed_us);
+	pgpk_case("stall", env, child_stall, NULL, PGPK_WANT_KEY, in, len,
+		  ETIMEDOUT);
+	CHECK(strstr(env->last.reason, "no end in") &&
+		      env->last.elapsed_us >= PGPK_TEST_TIMEOUT_MS * 1000ULL *
+						      PGPK_WATCHDOG_WALL_FACTOR,
+	      "stall: not the wall-clock bound: %s", env->last.reason);
 	pgpk_case("too-much", env, child_too_much, NULL, PGPK_WANT_KEY, in, len,
 		  ECHILD);
 	pgpk_case("garbage", env, child_garbage, NULL, PGPK_WANT_KEY, in, len,

@@ -12,7 +12,13 @@
 #   PGPK_TEST_PARSER=crash    the child dies of SIGSEGV: the command says
 #                             so, exits 2 and writes no output;
 #   PGPK_TEST_PARSER=syscall  the child calls open(): its filter kills it
-#                             (SIGSYS), and the command says that.
+#                             (SIGSYS), and the command says that;
+#   PGPK_TEST_PARSER=spin     with --timeout-ms=300 (the commands that take
+#                             policy options: key, sig, convert, verify),
+#                             the watchdog kills the child
+#                             once it has used 300 ms of CPU time; =wait,
+#                             the child using none, at 4 times that of
+#                             wall-clock time.  Each said, exit 2.
 #
 #   tests/cli/sandbox.sh [PGPK-TEST-HOOKS]   (Bazel: //tests/cli)
 set -u
@@ -103,6 +109,27 @@ for c in "${cases[@]}"; do
 		check "pgpk $name, parser $hook: exit 2, said, no output" \
 			bash -c "[ $rc = 2 ] && [ ! -s '$tmp/out' ] &&
 				grep -qE '$want' '$tmp/err'"
+	done
+	# --- the watchdog: CPU time, then wall-clock time for a stalled child ---
+	case $name in list | dump | import) continue ;; esac
+	# (stdin: a fifo this shell holds open, which never brings a byte)
+	[ -p "$tmp/hold" ] || { mkfifo "$tmp/hold" && exec 4<>"$tmp/hold"; }
+	for hook in spin wait; do
+		t0=$(date +%s%N)
+		PGPK_TEST_PARSER=$hook "$hooks" $name --timeout-ms=300 \
+			"${args[@]:1}" <"$tmp/hold" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		ms=$((($(date +%s%N) - t0) / 1000000))
+		echo "\$ PGPK_TEST_PARSER=$hook pgpk $name --timeout-ms=300 ...: exit $rc, $ms ms"
+		sed 's/^/  err: /' "$tmp/err"
+		if [ $hook = spin ]; then
+			want="^pgpk $name: the sandboxed parser used 3[0-9][0-9] ms of CPU time \(--timeout-ms\): killed$"
+		else
+			want="^pgpk $name: the sandboxed parser did not finish within 1200 ms, with [0-9]+ ms of CPU time: killed$"
+		fi
+		check "pgpk $name, parser $hook, --timeout-ms=300: exit 2, said, no output" \
+			bash -c "[ $rc = 2 ] && [ ! -s '$tmp/out' ] &&
+				grep -qE '$want' '$tmp/err' && [ $ms -lt 20000 ]"
 	done
 done
 echo "$npass passed, $nfail failed"

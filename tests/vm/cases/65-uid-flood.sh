@@ -81,7 +81,10 @@ saved=$(cat $param)
 trap 'release; cp /tmp/64.passwd /etc/passwd; rm -rf /etc/pgpk/anchors
 	cp /tmp/64.conf '"$conf"'; echo '"$saved"' >'"$param" EXIT
 # The flood runs with the module's and the helper's own limits (the
-# debug kernel's times PGPK_SLOWDOWN, as every limit here).
+# debug kernel's times PGPK_SLOWDOWN, as every limit here; the helper's
+# watchdog counts each parser's own CPU time, and is not scaled: a
+# wall-clock watchdog let nobody's flood kill root's parse on the debug
+# kernel).
 echo $((saved * PGPK_SLOWDOWN)) >$param
 # With rsa2048 an anchor, each forgery in flood-max.pgp costs the helper
 # an RSA verification: the most work one add_key can ask for.
