@@ -344,7 +344,7 @@ uint64_t pgpk_monotonic_us(void)
 }
 
 void pgpk_watchdog_start(struct pgpk_watchdog *w, pid_t pid,
-			 unsigned int budget_ms)
+			 unsigned int budget_ms, unsigned int wall_ms)
 {
 	*w = (struct pgpk_watchdog){
 		.start_us = pgpk_monotonic_us(),
@@ -353,6 +353,8 @@ void pgpk_watchdog_start(struct pgpk_watchdog *w, pid_t pid,
 	w->have_clock = !clock_getcpuclockid(pid, &w->clock);
 	w->wall_us = w->have_clock ? w->budget_us * PGPK_WATCHDOG_WALL_FACTOR :
 				     w->budget_us;
+	if (wall_ms && (uint64_t)wall_ms * 1000 < w->wall_us)
+		w->wall_us = (uint64_t)wall_ms * 1000;
 }
 
 /*

@@ -152,13 +152,13 @@ const char *pgpk_sandbox_step_str(enum pgpk_sandbox_step step);
 /*
  * Parent side: the watchdog over a child, one rule for every caller (the
  * upcall's broker, the commands).  The child is killed once it has used
- * its budget of CPU time: its own work, whatever else the machine runs,
- * so that one user's load cannot make another user's parse time out
- * (the kernel's upcall_timeout, a wall-clock bound longer than the
- * budget, is the upcall's only other one).  A child that uses no CPU
- * and never ends (blocked on a futex: the filter lets it wait) is killed
- * after PGPK_WATCHDOG_WALL_FACTOR times its budget of wall-clock time;
- * so is every child where its CPU-time clock cannot be read.
+ * its budget of CPU time (summed over its threads): its own work, so
+ * that other users' load does not count against it.  A child that never
+ * ends without using that much (blocked on a futex, or starved of CPU) is
+ * killed at the wall-clock bound: the caller's, or by default
+ * PGPK_WATCHDOG_WALL_FACTOR times the budget; so is every child whose
+ * CPU-time clock cannot be read.  The upcall's bound is shorter than the
+ * kernel's upcall_timeout, so that the helper still says why.
  */
 #define PGPK_WATCHDOG_WALL_FACTOR 4
 
@@ -177,9 +177,12 @@ struct pgpk_watchdog {
 	uint64_t cpu_us; /* the child's CPU time when last looked at */
 };
 
-/* Watch child @pid from now on, with @budget_ms of CPU time (0: none). */
+/*
+ * Watch child @pid from now on: @budget_ms of CPU time (0: no watchdog),
+ * at most @wall_ms of wall-clock time (0: the default bound).
+ */
 void pgpk_watchdog_start(struct pgpk_watchdog *w, pid_t pid,
-			 unsigned int budget_ms);
+			 unsigned int budget_ms, unsigned int wall_ms);
 /*
  * Look at the child: PGPK_WATCHDOG_RUNNING with *wait_ms the longest to
  * sleep before looking again (-1: no bound), or why to kill it.

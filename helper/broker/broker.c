@@ -323,15 +323,17 @@ static void pgpk_exchange_reap_nohang(struct pgpk_exchange *x)
 
 /*
  * Feed the input, collect the answer, and wait for the child's exit, all
- * within @budget_ms of its CPU time (pgpk_watchdog_check()).  Returns
+ * within @budget_ms of its CPU time and @wall_ms of wall-clock time
+ * (pgpk_watchdog_check()).  Returns
  * with the child reaped (killed if over its budget or the size bound).
  */
 static void pgpk_exchange_run(struct pgpk_exchange *x, const uint8_t *data,
-			      size_t len, unsigned int budget_ms)
+			      size_t len, unsigned int budget_ms,
+			      unsigned int wall_ms)
 {
 	size_t sent = 0;
 
-	pgpk_watchdog_start(&x->dog, x->pid, budget_ms);
+	pgpk_watchdog_start(&x->dog, x->pid, budget_ms, wall_ms);
 	for (;;) {
 		struct pollfd fds[3];
 		nfds_t nfds = 0;
@@ -788,7 +790,7 @@ static int pgpk_broker_exchange(const struct pgpk_broker *broker,
 	ret = pgpk_spawn(broker, sb, req, now, x, why, why_len);
 	if (ret)
 		return -ret;
-	pgpk_exchange_run(x, data, len, policy->timeout_ms);
+	pgpk_exchange_run(x, data, len, policy->timeout_ms, broker->wall_ms);
 	return 0;
 }
 

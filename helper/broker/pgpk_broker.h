@@ -46,7 +46,8 @@
  *   EMSGSIZE      an answer over the policy's max_answer: 32767 octets,
  *                 what the kernel stores with user_preparse()
  *   ENOKEY        no (selected) key in the input (parser)
- *   ETIMEDOUT     the parser did not finish within --timeout-ms
+ *   ETIMEDOUT     the parser used --timeout-ms of CPU time, or did not
+ *                 end within the watchdog's wall-clock bound
  *   ECHILD        the parser died (any signal: SIGKILL from outside or
  *                 the CPU limit, SIGSYS from the seccomp filter, a
  *                 crash), exited without an answer, broke the answer
@@ -155,6 +156,8 @@ struct pgpk_broker {
 	/* The trust anchors (pgpk_anchors_read()), handed to the child. */
 	const struct pgpk_blob *anchors;
 	size_t nanchors;
+	/* The watchdog's wall-clock bound, ms; 0: pgpk_watchdog_start()'s. */
+	unsigned int wall_ms;
 };
 
 struct pgpk_broker_result {

@@ -66,6 +66,7 @@
 static void pgpk_run_test_hook(const char *hook)
 {
 	volatile int *volatile nowhere = NULL;
+	volatile unsigned long spins = 0;
 	char c;
 
 	if (!hook)
@@ -77,7 +78,7 @@ static void pgpk_run_test_hook(const char *hook)
 	if (!strcmp(hook, "wait") && read(0, &c, 1) < 0)
 		_exit(PGPK_RUN_EXIT_REPLY);
 	while (!strcmp(hook, "spin"))
-		;
+		spins++;
 }
 #endif
 
@@ -305,7 +306,8 @@ static enum pgpk_watchdog_state pgpk_run_relay(struct pgpk_run *run, int fd,
 		if (state != PGPK_WATCHDOG_RUNNING)
 			return state;
 		n = poll(&pfd, 1, wait);
-		if (n == 0 || (n < 0 && errno == EINTR))
+		/* (with no watchdog, a poll that fails falls back on read) */
+		if (n == 0 || (n < 0 && (errno == EINTR || wait >= 0)))
 			continue;
 		n = read(fd, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
@@ -384,8 +386,9 @@ int pgpk_cli_sandboxed(const struct pgpk_cli_child *c)
 		.lazy_crypto = true,
 	};
 	struct pgpk_run run = { .c = c, .status = -1, .tty = isatty(1) };
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, old_chld;
 	struct pgpk_sandbox sb;
-	int in[2], out[2], wstatus = 0, ret;
+	int in[2], out[2], wstatus = 0, ret = 2;
 	char msg[256];
 	enum pgpk_watchdog_state killed;
 	struct pgpk_watchdog dog;
@@ -397,14 +400,20 @@ int pgpk_cli_sandboxed(const struct pgpk_cli_child *c)
 	}
 	if (pipe2(in, O_CLOEXEC)) {
 		pgpk_cli_err("pipe: %s", strerror(errno));
-		return 2;
+		goto out_sandbox;
 	}
 	if (pipe2(out, O_CLOEXEC)) {
 		pgpk_cli_err("pipe: %s", strerror(errno));
 		close(in[0]);
 		close(in[1]);
-		return 2;
+		goto out_sandbox;
 	}
+	/*
+	 * The child stays ours to reap, whatever SIGCHLD disposition we were
+	 * started with: its pid (the watchdog's clock, the kill) is its own
+	 * until waitpid().
+	 */
+	sigaction(SIGCHLD, &dfl, &old_chld);
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
@@ -416,9 +425,9 @@ int pgpk_cli_sandboxed(const struct pgpk_cli_child *c)
 	if (pid < 0) {
 		pgpk_cli_err("fork: %s", strerror(errno));
 		close(out[0]);
-		return 2;
+		goto out_sigchld;
 	}
-	pgpk_watchdog_start(&dog, pid, c->timeout_ms);
+	pgpk_watchdog_start(&dog, pid, c->timeout_ms, 0);
 	killed = pgpk_run_relay(&run, out[0], &dog);
 	if (killed != PGPK_WATCHDOG_RUNNING || run.refused)
 		kill(pid, SIGKILL);
@@ -427,6 +436,9 @@ int pgpk_cli_sandboxed(const struct pgpk_cli_child *c)
 		;
 	ret = pgpk_run_verdict(&run, wstatus, &dog, killed);
 	free(run.payload);
+out_sigchld:
+	sigaction(SIGCHLD, &old_chld, NULL);
+out_sandbox:
 	pgpk_sandbox_release(&sb);
 	return ret;
 }

@@ -19,8 +19,8 @@
  * per request says which, naming the requester (the key's owner).  The
  * kernel waits at most its upcall_timeout (module parameter, 5 s by
  * default): --timeout-ms, the parser's budget of CPU time, must stay
- * below it; a stalled parser is the kernel's to end (it kills the
- * helper, and the parser dies with it).
+ * below it; a stalled parser is killed at three quarters of it
+ * (pgpk_upcall_check_timeout()).
  *
  * Before it reads the OpenPGP bytes, the request takes one of its
  * requester's --max-per-uid slots (4) for the rest of the process, at
@@ -53,6 +53,7 @@ struct pgpk_upcall {
 	const char *anchors; /* NULL: PGPK_ANCHORS_DIR */
 	struct pgpk_log log;
 	struct pgpk_quota quota; /* the requester's slot and log lines */
+	unsigned int wall_ms; /* the parser's wall-clock bound; 0: default */
 };
 
 static int pgpk_upcall_instantiate(void *ctx, const uint8_t *blob, size_t len)
@@ -251,16 +252,20 @@ pgpk_upcall_log(struct pgpk_upcall *up, int priority, const char *fmt, ...)
 
 /*
  * The module waits upcall_timeout seconds for the answer, then refuses
- * with ETIMEDOUT: a CPU-time budget as long kills the parser too late.
+ * with ETIMEDOUT and kills the helper: a CPU-time budget as long kills
+ * the parser too late.  The watchdog's wall-clock bound is three
+ * quarters of it (the rest: request-key's start, the verdict), so that
+ * a stalled or starved parser is still the helper's to end and to log.
+ * Returns that bound in ms, 0 if the module's is unknown.
  */
-static void pgpk_upcall_check_timeout(struct pgpk_upcall *up,
-				      const struct pgpk_policy *policy)
+static unsigned int pgpk_upcall_check_timeout(struct pgpk_upcall *up,
+					      const struct pgpk_policy *policy)
 {
 	unsigned int secs = 0;
 	FILE *f = fopen("/sys/module/pgpk/parameters/upcall_timeout", "re");
 
 	if (!f)
-		return;
+		return 0;
 	if (fscanf(f, "%u", &secs) == 1 && secs &&
 	    policy->timeout_ms >= secs * 1000U)
 		pgpk_upcall_log(up, LOG_WARNING,
@@ -269,6 +274,7 @@ static void pgpk_upcall_check_timeout(struct pgpk_upcall *up,
 				"first (check pgpk.conf)",
 				policy->timeout_ms, secs);
 	fclose(f);
+	return secs <= 60 ? secs * 750 : 0;
 }
 
 /*
@@ -390,6 +396,7 @@ static int pgpk_upcall_convert(struct pgpk_upcall *up,
 		.ops = &pgpk_upcall_ops,
 		.ops_ctx = up,
 		.child = pgpk_child_convert,
+		.wall_ms = up->wall_ms,
 	};
 	char note[320];
 
@@ -422,7 +429,7 @@ static int pgpk_upcall_serve(struct pgpk_upcall *up,
 		      pgpk_upcall_admit(up, policy, state_err, state, why,
 					sizeof(why));
 	if (!err) {
-		pgpk_upcall_check_timeout(up, policy);
+		up->wall_ms = pgpk_upcall_check_timeout(up, policy);
 		err = pgpk_upcall_callout(&data, &len, why, sizeof(why));
 	}
 	if (err) {
