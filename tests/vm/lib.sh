@@ -282,19 +282,6 @@ pgpk_kmsg_since() {
 	dmesg | tail -n +"$((${PGPK_KMSG_MARK:-0} + 1))"
 }
 
-# pgpk_slab_kb: the kernel's unreclaimable slab (SUnreclaim) in kB.  On
-# the debug kernel (PGPK_SLOWDOWN > 1) every cache is shrunk first, or
-# KASAN's quarantine counts as growth; on Debian's kernels the shrink
-# itself moves the count (24 to 40 kB), so it is left out there.
-pgpk_slab_kb() {
-	if [ "$PGPK_SLOWDOWN" -gt 1 ]; then
-		for _f in /sys/kernel/slab/*/shrink; do
-			echo 1 >"$_f"
-		done 2>/dev/null
-	fi
-	awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo
-}
-
 # pgpk_slab_snapshot FILE: "cache objects-in-use object-size" for every
 # cache, after shrinking them all (per-CPU and partial slabs flushed,
 # KASAN's quarantine of the cache emptied; root may: SLUB's sysfs).
