@@ -328,8 +328,13 @@ pgpk_slab_slope() {
 				# The records of kmemleak (debug kernel): one per
 				# object of every other cache, freed after an
 				# RCU grace period; a leak shows in its own
-				# cache (measured: 420/1000 per refused upcall)
-				if (c == "vmap_area" || c ~ /^kmemleak_/)
+				# cache (measured: 420/1000 per refused upcall).
+				# So with the records of debugobjects (a pool
+				# refilled and freed in batches by a worker:
+				# 1813/1000 per refused upcall once on
+				# 7.3-pgpk-debug, +480 then +752 objects).
+				if (c == "vmap_area" || c ~ /^kmemleak_/ ||
+				    c == "debug_objects_cache")
 					continue
 				d1 = a1[c] - a0[c]; d2 = b1[c] - b0[c]
 				s = int(d1 * 1000 / n1)
@@ -339,7 +344,7 @@ pgpk_slab_slope() {
 				print s, c, d1, d2
 			}
 		}' /tmp/slab.a0 /tmp/slab.a1 /tmp/slab.b0 /tmp/slab.b1 |
-		sort -rn | head -n 3)
+		sort -rn | tee /tmp/slab.slopes | head -n 3)
 	slope=$(echo "$_top" | head -n 1 | cut -d ' ' -f 1)
 	echo "slab objects, $_what (objects grown at N=$_n1 and at N=$_n2;" \
 		"slope in 1/1000 object per call):"
@@ -349,15 +354,25 @@ pgpk_slab_slope() {
 
 # pgpk_no_leak NAME CMD...: pgpk_slab_slope, measured again once if
 # steeper than half an object per call (no leak of one object per call
-# hides under that; noise that looks like one seldom does so twice);
-# FAIL if still so.  Prints "PGPK-SLAB-SLOPE NAME: ...".
+# hides under that); FAIL if the same cache is that steep both times (a
+# leak grows its cache in every round; noise that looks like one seldom
+# does so twice, and in the same cache: on 7.3-pgpk-debug under load,
+# anon_vma_chain at 0, then 1040/1000 per refused upcall, as processes
+# were torn down late).  Prints "PGPK-SLAB-SLOPE NAME: ...".
 pgpk_no_leak() {
 	pgpk_slab_slope "$@"
 	if [ "$slope" -ge 500 ]; then
 		echo "steeper than 500/1000 once: measuring again"
+		cp /tmp/slab.slopes /tmp/slab.slopes.1
 		pgpk_slab_slope "$@"
+		# each cache's gentler slope of the two rounds
+		slope=$(awk 'NR == FNR { s[$2] = $1; next }
+			{ m = $2 in s && s[$2] < $1 ? s[$2] : $1
+			  if (m > b) b = m } END { print b + 0 }' \
+			/tmp/slab.slopes.1 /tmp/slab.slopes)
 	fi
-	echo "PGPK-SLAB-SLOPE $1: steepest cache $slope/1000 objects per call"
+	echo "PGPK-SLAB-SLOPE $1: steepest cache $slope/1000 objects per call" \
+		"(in both rounds, if measured twice)"
 	[ "$slope" -lt 500 ] ||
 		pgpk_fail "$1: a cache grows by $slope/1000 objects per call" \
 			"at two sizes of N, twice: a leak"
