@@ -116,7 +116,7 @@ for c in "${cases[@]}"; do
 	[ -p "$tmp/hold" ] || { mkfifo "$tmp/hold" && exec 4<>"$tmp/hold"; }
 	for hook in spin wait; do
 		t0=$(date +%s%N)
-		PGPK_TEST_PARSER=$hook "$hooks" $name --timeout-ms=300 \
+		PGPK_TEST_PARSER=$hook "$hooks" "$name" --timeout-ms=300 \
 			"${args[@]:1}" <"$tmp/hold" >"$tmp/out" 2>"$tmp/err"
 		rc=$?
 		ms=$((($(date +%s%N) - t0) / 1000000))
