@@ -24,7 +24,7 @@
  *          a user's first request competes with at most one full-weight
  *          request of each other user, however many he floods.
  *   log    at most PGPK_QUOTA_LOG_BURST lines per PGPK_QUOTA_LOG_WINDOW
- *          seconds per uid (the kernel's printk rate limit), then one
+ *          ms per uid (the kernel's printk rate limit), then one
  *          line saying how many were suppressed; counted in
  *          DIR/uid-U.log under flock.  Root's lines all go out.
  *
@@ -47,7 +47,7 @@
 #define PGPK_QUOTA_NICE_MAX 19
 /* lib/ratelimit.c's defaults: DEFAULT_RATELIMIT_INTERVAL, _BURST */
 #define PGPK_QUOTA_LOG_BURST 10
-#define PGPK_QUOTA_LOG_WINDOW 5 /* seconds */
+#define PGPK_QUOTA_LOG_WINDOW 5000 /* ms: whole seconds made it 4 to 5 s */
 /* Lines before the requester is known are counted under this uid. */
 #define PGPK_QUOTA_UNKNOWN ((uid_t)-1)
 
@@ -84,7 +84,7 @@ int pgpk_quota_take(struct pgpk_quota *q, unsigned int max, char *why,
 int pgpk_quota_nice(int slot, unsigned int max);
 
 /*
- * May another log line of q->uid go out at @now (seconds, monotonic)?
+ * May another log line of q->uid go out at @now (ms, monotonic)?
  * *missed: how many were suppressed in the window that just ended (say
  * so first).  Always true for root, and when the count cannot be kept.
  */

@@ -231,8 +231,7 @@ pgpk_upcall_log(struct pgpk_upcall *up, int priority, const char *fmt, ...)
 	char who[16], line[448];
 	va_list ap;
 
-	if (!pgpk_quota_log_ok(&up->quota, pgpk_monotonic_us() / 1000000,
-			       &missed))
+	if (!pgpk_quota_log_ok(&up->quota, pgpk_monotonic_us() / 1000, &missed))
 		return;
 	if (up->quota.uid == PGPK_QUOTA_UNKNOWN)
 		snprintf(who, sizeof(who), "uid ?");
@@ -243,7 +242,7 @@ pgpk_upcall_log(struct pgpk_upcall *up, int priority, const char *fmt, ...)
 		pgpk_log_line(&up->log, LOG_WARNING,
 			      "%s: %lu lines suppressed (over %u in %u s)", who,
 			      missed, PGPK_QUOTA_LOG_BURST,
-			      PGPK_QUOTA_LOG_WINDOW);
+			      PGPK_QUOTA_LOG_WINDOW / 1000);
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);

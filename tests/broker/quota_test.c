@@ -241,26 +241,26 @@ static void pgpk_test_log(void)
 	char path[360];
 	int out, fd;
 
-	out = pgpk_lines(65534, 1000, 15, &missed);
+	out = pgpk_lines(65534, 1000000, 15, &missed);
 	CHECK(out == 10 && !missed, "15 lines: %d out, %lu", out, missed);
-	out = pgpk_lines(65534, 1004, 3, &missed);
+	out = pgpk_lines(65534, 1004999, 3, &missed);
 	CHECK(out == 0 && !missed, "same window: %d out", out);
-	out = pgpk_lines(1001, 1004, 3, &missed);
+	out = pgpk_lines(1001, 1004999, 3, &missed);
 	CHECK(out == 3, "another uid: %d out", out);
-	out = pgpk_lines(0, 1004, 40, &missed);
+	out = pgpk_lines(0, 1004999, 40, &missed);
 	CHECK(out == 40, "root: %d out", out);
-	out = pgpk_lines(65534, 1005, 1, &missed);
+	out = pgpk_lines(65534, 1005000, 1, &missed);
 	CHECK(out == 1 && missed == 8, "next window: %d out, %lu missed", out,
 	      missed);
 	/* a clock that went back, a file that is not a count: a new window */
-	pgpk_lines(65534, 1005, 20, &missed);
-	out = pgpk_lines(65534, 900, 1, &missed);
+	pgpk_lines(65534, 1005000, 20, &missed);
+	out = pgpk_lines(65534, 900000, 1, &missed);
 	CHECK(out == 1 && missed == 11, "clock back: %d, %lu", out, missed);
 	snprintf(path, sizeof(path), "%s/uid-65534.log", pgpk_dir);
 	fd = open(path, O_WRONLY | O_TRUNC);
 	CHECK(fd >= 0 && write(fd, "x y z\n", 6) == 6, "%s", path);
 	close(fd);
-	out = pgpk_lines(65534, 900, 12, &missed);
+	out = pgpk_lines(65534, 900000, 12, &missed);
 	CHECK(out == 10 && !missed, "garbage: %d", out);
 	printf("ok   log lines\n");
 }
