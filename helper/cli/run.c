@@ -288,9 +288,8 @@ static bool pgpk_run_take(struct pgpk_run *run, const uint8_t *p, size_t n)
 }
 
 /*
- * Read the child's frames until EOF or a refusal; or until the watchdog
- * says to kill it (pgpk_watchdog_check(): @timeout ms of its CPU time,
- * 0 for none), which it returns.
+ * Read the child's frames until EOF or a refusal; or until @dog says to
+ * kill it (pgpk_watchdog_check()), which it returns.
  */
 static enum pgpk_watchdog_state pgpk_run_relay(struct pgpk_run *run, int fd,
 					       struct pgpk_watchdog *dog)
