@@ -172,6 +172,9 @@ for t in "$root"/tests/host/*.sh; do
 	77) result SKIP "host/$name" "$(tail -n 1 "$logs/host-$name.log")" ;;
 	*)
 		sed 's/^/    /' "$logs/host-$name.log" | tail -n 25
+		case "$rc" in
+		124 | 137) rc="$rc: killed after 600 s" ;;
+		esac
 		result FAIL "host/$name" "exit $rc"
 		;;
 	esac

@@ -10,6 +10,9 @@
 #                 host_cleanup, if the script defines one; KEEP=1 keeps it)
 #   host_gnupg    GNUPGHOME=$tmp/gnupg, its agent killed at exit
 #   ok, fail      count a case (npass, nfail) and print its line
+#   host_expect OUT ERE  ok if a line of OUT matches ERE, fail if none does
+#   host_part WHAT  a line saying WHAT begins, and the test's time so far
+#                 (a test killed by run-all's timeout shows where it was)
 #   die, skip     FAIL or SKIP (exit 77) at once
 #   host_end      "N passed, M failed", and the exit status
 # shellcheck shell=bash
@@ -29,6 +32,18 @@ ok() {
 fail() {
 	nfail=$((nfail + 1))
 	echo "FAIL $*"
+}
+
+host_expect() {
+	if printf '%s\n' "$1" | grep -q -E "$2"; then
+		ok "$2"
+	else
+		fail "missing: $2"
+	fi
+}
+
+host_part() {
+	echo "--- $* (at ${SECONDS}s)"
 }
 
 die() {

@@ -10,15 +10,12 @@
 # Then, --cases DIR on 6.1 and 6.12: a case failing on one kernel only
 # fails there.  Last, the kernel reports: tests/vm/check-log.sh finds each
 # kind in canned console logs (tests/host/data/kernel-reports/, captured
-# from the debug kernel) and nothing in clean boot logs; and, when the
-# debug kernel is built (tests/vm/run.sh --kernel 6.1-debug builds it),
-# deliberate bugs of tests/vm/debug-selftest fail a run on it (KASAN,
-# UBSAN, lockdep, sleep in atomic, refcount_t, debugobjects in
-# vm-6.1-debug/kernel-log, a leak in vm-6.1-debug/kmemleak) while a run
-# without them passes both (two boots, about two minutes).
+# from the debug kernel) and nothing in clean boot logs.  The same
+# reports, live on the debug kernel: tests/host/vm-debug-detectors.sh.
+# Five boots, about two minutes; each part prints how long it took.
 . "$(dirname "$0")/lib.sh"
-work=$(mktemp -d "${TMPDIR:-/tmp}/pgpk-harness.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+host_tmp
+work=$tmp
 cases=$work/cases
 mkdir -p "$cases"
 
@@ -65,19 +62,12 @@ cat >"$cases/h-after.sh" <<'CASE'
 exit 0
 CASE
 
+host_part "the verdicts: one boot of 6.1, cases a to h"
 out=$(PGPK_VM_CASES_DIR=$cases PGPK_VM_OUT=$work/out PGPK_VM_NO_BUILD=1 \
 	PGPK_VM_NO_DATA=1 "$root/tests/vm/run.sh" 2>&1)
 rc=$?
 echo "$out"
-fail=0
-expect() {
-	if printf '%s\n' "$out" | grep -q -E "$1"; then
-		echo "ok: $1"
-	else
-		echo "MISSING: $1"
-		fail=1
-	fi
-}
+expect() { host_expect "$out" "$1"; }
 expect '^PASS: vm/a-pass$'
 expect "^FAIL: vm/b-fail \\(FAIL: deliberate: expected '1', got '2'\\)"
 expect '^SKIP: vm/c-skip \(deliberate skip\)$'
@@ -87,18 +77,13 @@ expect '^PASS: vm/f-warn$'
 expect '^FAIL: vm/g-die \(started but never reported'
 expect '^FAIL: vm/h-after \(never ran'
 expect '^FAIL: vm/kernel-log \(.*WARNING: CPU: 0 PID: 1 at pgpk-harness-selftest'
-if [ "$rc" -eq 0 ]; then
-	echo "run.sh exited 0 despite failures"
-	fail=1
-fi
+[ "$rc" -ne 0 ] || fail "run.sh exited 0 despite failures"
 n=$(printf '%s\n' "$out" | grep -c -E '^(PASS|FAIL|SKIP): ')
-if [ "$n" -ne 9 ]; then
-	echo "expected 9 verdicts, got $n"
-	fail=1
-fi
+[ "$n" -eq 9 ] || fail "expected 9 verdicts, got $n"
 
 # The lock: a run that starts the Bazel server (shut down first) must
 # leave out/.lock free, and a second run must not wait.
+host_part "the lock: two boots, the first with the Bazel server shut down"
 if command -v bazel >/dev/null; then
 	lockcases=$work/lockcases
 	mkdir -p "$lockcases"
@@ -106,25 +91,23 @@ if command -v bazel >/dev/null; then
 	(cd "$root" && bazel shutdown) </dev/null >/dev/null 2>&1
 	for run in 1 2; do
 		out=$(PGPK_VM_CASES_DIR=$lockcases PGPK_VM_OUT=$work/lockout \
-			PGPK_VM_NO_DATA=1 timeout 600 "$root/tests/vm/run.sh" \
+			PGPK_VM_NO_DATA=1 timeout 180 "$root/tests/vm/run.sh" \
 			</dev/null 2>&1)
+		[ "$?" -ne 124 ] || fail "run $run: killed after 180 s"
 		case "$out" in
 		*"is running in this tree; waiting"*)
-			echo "run $run waited for the lock"
-			fail=1
+			fail "run $run waited for the lock"
 			;;
 		esac
 		printf '%s\n' "$out" | grep -q '^PASS: vm/a-pass$' || {
 			printf '%s\n' "$out" | tail -n 20
-			echo "run $run: no PASS for a-pass"
-			fail=1
+			fail "run $run: no PASS for a-pass"
 		}
 		if ! flock -n "$work/lockout/.lock" true; then
-			echo "after run $run, a process still holds the lock"
 			command -v fuser >/dev/null &&
 				fuser -v "$work/lockout/.lock" 2>&1 |
 				grep -v "Cannot stat"
-			fail=1
+			fail "after run $run, a process still holds the lock"
 			break
 		fi
 	done
@@ -133,6 +116,8 @@ if command -v bazel >/dev/null; then
 else
 	echo "bazel not installed: lock check skipped"
 fi
+
+host_part "--cases DIR on 6.1 and 6.12: two boots"
 # --cases DIR on two kernels: a case that fails on purpose on 6.12 only
 # is a failure of vm-6.12 only; DIR's other files are at $PGPK_CASE_DIR.
 kcases=$work/kcases
@@ -152,14 +137,15 @@ for k in 6.1 6.12; do
 	echo "$out"
 	if [ "$k" = 6.12 ]; then
 		expect '^FAIL: vm-6.12/k-not-612 \(FAIL: deliberate: this is 6\.12\.'
-		[ "$krc" -ne 0 ] || { echo "6.12: run.sh exited 0"; fail=1; }
+		[ "$krc" -ne 0 ] || fail "6.12: run.sh exited 0"
 	else
 		expect '^PASS: vm-6.1/k-not-612$'
-		[ "$krc" -eq 0 ] || { echo "6.1: run.sh exited $krc"; fail=1; }
+		[ "$krc" -eq 0 ] || fail "6.1: run.sh exited $krc"
 	fi
 	expect "^PASS: vm-$k/kernel-log\$"
 done
 
+host_part "kernel reports in canned console logs"
 # --- kernel reports, canned: check-log.sh flags each, and no clean boot ---
 reports=$root/tests/host/data/kernel-reports
 while IFS='|' read -r file want; do
@@ -168,75 +154,15 @@ while IFS='|' read -r file want; do
 	crc=$?
 	if [ -z "$want" ]; then
 		if [ "$crc" -eq 0 ]; then
-			echo "ok: $file: nothing flagged"
+			ok "$file: nothing flagged"
 		else
-			echo "check-log.sh flags the clean $file: $got"
-			fail=1
+			fail "check-log.sh flags the clean $file: $got"
 		fi
 	elif [ "$crc" -eq 1 ] && printf '%s\n' "$got" | grep -q -E "$want"; then
-		echo "ok: $file: $want"
+		ok "$file: $want"
 	else
-		echo "check-log.sh missed '$want' in $file (exit $crc): $got"
-		fail=1
+		fail "check-log.sh missed '$want' in $file (exit $crc): $got"
 	fi
 done <"$reports/expect.txt"
 
-# --- the debug kernel's detectors, live (when it is built) ---
-# shellcheck source=tests/vm/kernels.sh
-. "$root/tests/vm/kernels.sh"
-if pgpk_kernel_debug_built && pgpk_kernel_use 6.1-debug; then
-	dbg=$work/dbgtest
-	dcases=$work/dcases
-	mkdir -p "$dbg" "$dcases"
-	cp "$root"/tests/vm/debug-selftest/{Kbuild,pgpk_dbgtest.c} "$dbg/"
-	if make -C "$K_KDIR" M="$dbg" modules >"$work/dbgtest.log" 2>&1; then
-		cp "$dbg/pgpk_dbgtest.ko" "$dcases/"
-	else
-		cat "$work/dbgtest.log"
-		echo "pgpk_dbgtest.ko did not build"
-		fail=1
-	fi
-	# Lockdep first: its first report turns it off for the rest of the
-	# boot, and so does any KASAN or UBSAN report (a taint that makes
-	# lockdep unreliable); RCU's checks go with lockdep, so the RCU bug
-	# has its canned log only (rcu.log, from a boot of its own).
-	i=0
-	for b in lockdep oob uaf leak shift bounds sleep refcount odebug; do
-		i=$((i + 1))
-		printf '%s\n' "insmod \"\$PGPK_CASE_DIR/pgpk_dbgtest.ko\" bug=$b" \
-			"exit 0" >"$dcases/b$(printf %02d "$i")-$b.sh"
-	done
-	out=$(PGPK_VM_OUT=$work/dout PGPK_VM_NO_BUILD=1 PGPK_VM_NO_DATA=1 \
-		"$root/tests/vm/run.sh" --kernel 6.1-debug --cases "$dcases" 2>&1)
-	drc=$?
-	echo "$out"
-	expect '^FAIL: vm-6.1-debug/kernel-log '
-	expect '^    BUG: KASAN: slab-out-of-bounds in pgpk_dbgtest_oob'
-	expect '^    BUG: KASAN: (slab-)?use-after-free in pgpk_dbgtest_uaf'
-	expect '^    UBSAN: shift-out-of-bounds in .*pgpk_dbgtest'
-	expect '^    UBSAN: array-index-out-of-bounds in .*pgpk_dbgtest'
-	expect '^    WARNING: possible circular locking dependency detected'
-	expect '^    BUG: sleeping function called from invalid context'
-	expect '^    refcount_t: decrement hit 0'
-	expect '^    ODEBUG: '
-	expect '^FAIL: vm-6.1-debug/kmemleak \([1-9][0-9]* unreferenced objects'
-	[ "$drc" -ne 0 ] || { echo "debug run with bugs exited 0"; fail=1; }
-	# The same harness, no bug: both verdicts pass.
-	mkdir -p "$work/dclean"
-	cp "$cases/a-pass.sh" "$work/dclean/"
-	out=$(PGPK_VM_OUT=$work/dout PGPK_VM_NO_BUILD=1 PGPK_VM_NO_DATA=1 \
-		"$root/tests/vm/run.sh" --kernel 6.1-debug --cases \
-		"$work/dclean" 2>&1)
-	drc=$?
-	echo "$out"
-	expect '^PASS: vm-6.1-debug/a-pass$'
-	expect '^PASS: vm-6.1-debug/kernel-log$'
-	expect '^PASS: vm-6.1-debug/kmemleak$'
-	[ "$drc" -eq 0 ] || { echo "clean debug run exited $drc"; fail=1; }
-else
-	echo "note: the debug kernel is not built (tests/vm/run.sh --kernel" \
-		"6.1-debug builds it): its detectors proven on canned logs only"
-fi
-
-[ "$fail" -eq 0 ] && echo "harness self-test: all verdicts as expected"
-exit "$fail"
+host_end
