@@ -37,7 +37,7 @@ struct kernel_pkey_query;
 #define CONFIG_OPENPGP_TEST_KEY 1
 #define CONFIG_OPENPGP_KEY_UPCALL 1
 
-/* public_key's subtype operations, exported by upstream/core/0001 */
+/* public_key's subtype operations, exported by upstream/core/0002 */
 #define public_key_describe	pgpk_pk_describe
 #define public_key_query	pgpk_pk_query
 #define public_key_eds_op	pgpk_pk_eds_op

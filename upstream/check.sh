@@ -7,8 +7,9 @@
 #   kernel-doc  scripts/kernel-doc -Wall -none on every new .c and .h
 #   builds      every patch built (bisection): =y and =m, W=1, in the
 #               Debian 13 build root, the directories the series touches
-#               (and kernel/bpf/helpers.o, with CONFIG_BPF_SYSCALL: the
-#               kfunc; the rest of kernel/bpf/ has W=1 errors of its own);
+#               (and crypto/rsa.o, patch 1's; kernel/bpf/helpers.o, with
+#               CONFIG_BPF_SYSCALL: the kfunc; the rest of kernel/bpf/ has
+#               W=1 errors of its own);
 #               any warning in the files the series touches fails
 #   uapi        CONFIG_UAPI_HEADER_TEST with the series applied
 #   kunit       tools/testing/kunit/kunit.py run (UML) with the suites: a
@@ -118,7 +119,8 @@ CONFIG_EVM=y
 CONFIG_OPENPGP_TEST_KEY=y
 CONFIG_OPENPGP_KEY_PARSER_KUNIT_TEST=y
 CONFIG_OPENPGP_KEY_UPCALL=y
-CONFIG_BPF_SYSCALL=y"
+CONFIG_BPF_SYSCALL=y
+CONFIG_CRYPTO_RSA=y"
 frag_y="$frag_common
 CONFIG_ASYMMETRIC_PUBLIC_KEY_SUBTYPE=y
 CONFIG_X509_CERTIFICATE_PARSER=y
@@ -145,7 +147,7 @@ build_in() {
 		scripts/kconfig/merge_config.sh -m -O \$o \$o/.config \$o/frag.config >/dev/null
 		make O=\$o olddefconfig >/dev/null
 		make O=\$o -j2 W=1 crypto/asymmetric_keys/ security/integrity/ certs/ \
-			kernel/bpf/helpers.o 2>&1"
+			crypto/rsa.o kernel/bpf/helpers.o 2>&1"
 }
 
 step_builds() {
@@ -164,7 +166,7 @@ step_builds() {
 			fi
 			# Warnings in what the series touches (W=1).
 			warn=$(grep -E 'warning:' "$log" | grep -E \
-				'pgpk|public_key|asymmetric_type|x509_cert_parser|pkcs7_parser|digsig_asymmetric|system_keyring|helpers\.c' |
+				'pgpk|public_key|asymmetric_type|x509_cert_parser|pkcs7_parser|digsig_asymmetric|system_keyring|helpers\.c|/rsa\.c' |
 				sort -u)
 			if [ -n "$warn" ]; then
 				result FAIL "build/$i=$kind" "$(echo "$warn" | head -n 1)"

@@ -12,7 +12,8 @@
 #
 # What it does, in this order, on branch "pgpk-series" of the tree (reset
 # to "base" first):
-#   1. git am upstream/core/*.patch: the preparatory core patches
+#   1. git am upstream/core/*.patch: a fix of crypto/rsa.c and the
+#      preparatory core patches
 #   2. the canonical format as an ABI: include/uapi/linux/pgpk.h
 #      (kernel/uapi/linux/pgpk.h) and Documentation/crypto/pgpk.rst
 #      (upstream/abi/)
@@ -63,7 +64,7 @@ done
 . "$here/lib.sh"
 
 # The files of kernel/ the series carries, and where they go: the module
-# (patch 6) into crypto/asymmetric_keys/, the upcall last (RFC).
+# (patch 7) into crypto/asymmetric_keys/, the upcall last (RFC).
 MODULE="pgpk_canon.c pgpk_frame.c pgpk_rebuild.c pgpk_sig.c pgpk_key.c
 pgpk.h pgpk_canon.h pgpk_core.h"
 UPCALL="pgpk_upcall.c"
@@ -187,11 +188,11 @@ git add -f include/uapi/linux/pgpk.h Documentation/crypto/pgpk.rst \
 commit "$here/messages/05-abi.txt"
 
 # 3. the module, without the call that loads the builtin keyring's OpenPGP
-# keys (patch 12 adds it, with the function)
+# keys (patch 13 adds it, with the function)
 for f in $MODULE; do
 	cp "$k/$f" crypto/asymmetric_keys/
 done
-python3 - crypto/asymmetric_keys/pgpk_key.c <<'EOF_PY' || up_die "kernel/pgpk_key.c: no load_system_openpgp_keys() call to leave out of patch 6"
+python3 - crypto/asymmetric_keys/pgpk_key.c <<'EOF_PY' || up_die "kernel/pgpk_key.c: no load_system_openpgp_keys() call to leave out of patch 7"
 import sys
 p = sys.argv[1]
 s = open(p).read()

@@ -1,5 +1,5 @@
 #!/bin/sh
-# CONFIG_SYSTEM_OPENPGP_KEYS (patch 12) on the 7.3-pgpk-debug kernel,
+# CONFIG_SYSTEM_OPENPGP_KEYS (patch 13) on the 7.3-pgpk-debug kernel,
 # built with the KUnit CA (upstream/kunit/keys/pgpk_ca.bin) as its one
 # OpenPGP key: once the in-tree pgpk.ko loads, the CA is in
 # .builtin_trusted_keys, and a keyring restricted to the builtin keyring
