@@ -3,7 +3,7 @@
 # tests/vm/debug-selftest (KASAN, UBSAN, lockdep, sleep in atomic,
 # refcount_t, debugobjects) fail vm-6.1-debug/kernel-log, a leak fails
 # vm-6.1-debug/kmemleak, and a run without them passes both.  Two boots
-# of the debug kernel, about two minutes.  The same reports on canned
+# of the debug kernel, about 2.5 minutes.  The same reports on canned
 # logs, and the rest of the harness: tests/host/vm-harness.sh.
 #
 # SKIP when the debug kernel is not built (tests/vm/run.sh --kernel
